@@ -1,0 +1,55 @@
+import type { Usage } from '@anthropic-ai/sdk/resources/messages';
+import { randomId } from './random-id';
+import type { ScriptContentBlock, ScriptMessageStep, ScriptToolUseBlock } from './script';
+
+/** The usage object of a fake response: the four counters the real API always sends, plus overrides. */
+export type FakeUsage = Pick<
+  Usage,
+  'input_tokens' | 'output_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens'
+> &
+  Partial<Usage>;
+
+/** A 200 body of `POST /v1/messages`, shaped like the real API's non-streaming response. */
+export interface FakeMessageBody {
+  id: string;
+  type: 'message';
+  role: 'assistant';
+  model: string;
+  /** The scripted blocks as given, except that every tool_use has an id. */
+  content: Array<Exclude<ScriptContentBlock, ScriptToolUseBlock> | (ScriptToolUseBlock & { id: string })>;
+  stop_reason: string;
+  stop_sequence: string | null;
+  usage: FakeUsage;
+}
+
+/** Roughly 4 bytes a token: crude, but it grows with the conversation, which is what callers watch. */
+function estimateTokens(bytes: number): number {
+  return Math.max(1, Math.ceil(bytes / 4));
+}
+
+/**
+ * Builds the response body for a `message` step. `model` is echoed from the request like the real
+ * API; tool_use blocks without an id get a fresh `toolu_` id so every call is distinct.
+ */
+export function buildMessageBody(step: ScriptMessageStep, model: string, requestBytes: number): FakeMessageBody {
+  const content: FakeMessageBody['content'] = step.content.map((block) =>
+    block.type === 'tool_use' ? { ...block, id: block.id ?? randomId('toolu_') } : block,
+  );
+  const outputBytes = Buffer.byteLength(JSON.stringify(content), 'utf8');
+  return {
+    id: randomId('msg_'),
+    type: 'message',
+    role: 'assistant',
+    model,
+    content,
+    stop_reason: step.stop_reason,
+    stop_sequence: step.stop_sequence ?? null,
+    usage: {
+      input_tokens: estimateTokens(requestBytes),
+      output_tokens: estimateTokens(outputBytes),
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      ...step.usage,
+    },
+  };
+}

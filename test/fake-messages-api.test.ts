@@ -1,0 +1,320 @@
+import Anthropic, { APIError, BadRequestError, InternalServerError, OverloadedError } from '@anthropic-ai/sdk';
+import type { MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
+import { startFakeMessagesApi, type FakeMessagesApi } from '../src/claude/fake-api';
+
+const API_KEY = 'sk-ant-test-key';
+const MODEL = 'claude-sonnet-4-6';
+
+/**
+ * The client options the host uses against the real API: key in `x-api-key`, the 2023-06-01 API
+ * version, and no `Authorization` header. Passing `apiKey` keeps the SDK from reading
+ * ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN or credential files; the SDK would send it as
+ * `Authorization: Bearer`, which the `null` removes.
+ */
+function clientFor(fake: FakeMessagesApi): Anthropic {
+  return new Anthropic({
+    baseURL: fake.url,
+    apiKey: API_KEY,
+    maxRetries: 0,
+    defaultHeaders: { 'x-api-key': API_KEY, 'anthropic-version': '2023-06-01', Authorization: null },
+  });
+}
+
+const weatherTool: Tool = {
+  name: 'get_weather',
+  description: '根据城市名查询实时天气',
+  input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+};
+
+async function caught(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('fake Messages API, scripted mode', () => {
+  let fake: FakeMessagesApi;
+  let client: Anthropic;
+
+  beforeAll(async () => {
+    fake = await startFakeMessagesApi();
+    client = clientFor(fake);
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
+
+  it('serves a scripted message the SDK parses, and records the request', async () => {
+    fake.enqueue({
+      kind: 'message',
+      content: [
+        { type: 'text', text: 'Let me check.' },
+        { type: 'tool_use', name: 'get_weather', input: { city: 'Paris' } },
+      ],
+      stop_reason: 'tool_use',
+      usage: { output_tokens: 42 },
+    });
+    const before = fake.requests.length;
+    const message = await client.messages.create({
+      model: MODEL,
+      max_tokens: 256,
+      system: 'Be brief.',
+      tools: [weatherTool],
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+    });
+
+    expect(message.type).toBe('message');
+    expect(message.role).toBe('assistant');
+    expect(message.model).toBe(MODEL);
+    expect(message.id).toMatch(/^msg_[0-9A-Za-z]{24}$/);
+    expect(message.stop_reason).toBe('tool_use');
+    expect(message.stop_sequence).toBeNull();
+    expect(message.content[0]).toEqual({ type: 'text', text: 'Let me check.' });
+    const toolUse = message.content[1];
+    expect(toolUse?.type).toBe('tool_use');
+    if (toolUse?.type !== 'tool_use') throw new Error('unreachable');
+    expect(toolUse.id).toMatch(/^toolu_[0-9A-Za-z]{24}$/);
+    expect(toolUse.input).toEqual({ city: 'Paris' });
+    expect(message.usage.output_tokens).toBe(42);
+    expect(message.usage.input_tokens).toBeGreaterThan(0);
+    expect(message.usage.cache_creation_input_tokens).toBe(0);
+    expect(message.usage.cache_read_input_tokens).toBe(0);
+    expect(fake.pending()).toBe(0);
+
+    expect(fake.requests).toHaveLength(before + 1);
+    const recorded = fake.requests[before];
+    expect(recorded?.method).toBe('POST');
+    expect(recorded?.path).toBe('/v1/messages');
+    expect(recorded?.headers['x-api-key']).toBe(API_KEY);
+    expect(recorded?.headers['anthropic-version']).toBe('2023-06-01');
+    expect(recorded?.headers['content-type']).toContain('application/json');
+    expect(recorded?.headers).not.toHaveProperty('authorization');
+    expect(recorded?.body).toMatchObject({
+      model: MODEL,
+      max_tokens: 256,
+      system: 'Be brief.',
+      tools: [weatherTool],
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+    });
+    expect(typeof recorded?.receivedAt).toBe('number');
+  });
+
+  it('estimates input tokens from the request size, so they grow every round', async () => {
+    const step = { kind: 'message' as const, content: [{ type: 'text' as const, text: 'ok' }], stop_reason: 'end_turn' };
+    fake.enqueue(step, step);
+    const short = await client.messages.create({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] });
+    const long = await client.messages.create({
+      model: MODEL,
+      max_tokens: 16,
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'ok' },
+        { role: 'user', content: 'tell me more '.repeat(50) },
+      ],
+    });
+    expect(long.usage.input_tokens).toBeGreaterThan(short.usage.input_tokens);
+    expect(short.usage.output_tokens).toBeGreaterThan(0);
+  });
+
+  it('answers a scripted 529 that the SDK surfaces as OverloadedError with readable headers', async () => {
+    fake.enqueue({ kind: 'error', status: 529, headers: { 'retry-after': '1' } });
+    const error = await caught(client.messages.create({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }));
+    expect(error).toBeInstanceOf(OverloadedError);
+    const apiError = error as APIError;
+    expect(apiError.status).toBe(529);
+    expect(apiError.headers?.get('retry-after')).toBe('1');
+    expect(apiError.requestID).toMatch(/^req_/);
+    expect(apiError.type).toBe('overloaded_error');
+    expect(apiError.error).toMatchObject({ type: 'error', error: { type: 'overloaded_error' }, request_id: apiError.requestID });
+  });
+
+  it('uses the given error type, message and x-should-retry header', async () => {
+    fake.enqueue({ kind: 'error', status: 429, message: 'slow down', headers: { 'x-should-retry': 'false' } });
+    const error = (await caught(client.messages.create({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }))) as APIError;
+    expect(error.status).toBe(429);
+    expect(error.type).toBe('rate_limit_error');
+    expect(error.apiMessage).toBe('slow down');
+    expect(error.headers?.get('x-should-retry')).toBe('false');
+  });
+
+  it('rejects a role "system" message with 400 invalid_request_error, and records it', async () => {
+    fake.enqueue({ kind: 'message', content: [{ type: 'text', text: 'never served' }], stop_reason: 'end_turn' });
+    const before = fake.requests.length;
+    const messages: MessageParam[] = [
+      { role: 'system', content: 'You are terse.' },
+      { role: 'user', content: 'hi' },
+    ];
+    const error = (await caught(client.messages.create({ model: MODEL, max_tokens: 16, messages }))) as APIError;
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error.type).toBe('invalid_request_error');
+    expect(error.apiMessage).toContain("messages.0.role: Input should be 'user' or 'assistant'");
+    expect(error.apiMessage).toContain('top-level `system`');
+    expect(fake.requests).toHaveLength(before + 1);
+    // An invalid request consumes no step.
+    expect(fake.pending()).toBe(1);
+  });
+
+  it('rejects a tool_use without a tool_result in the next message', async () => {
+    const error = (await caught(
+      client.messages.create({
+        model: MODEL,
+        max_tokens: 16,
+        tools: [weatherTool],
+        messages: [
+          { role: 'user', content: 'weather?' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_abc', name: 'get_weather', input: { city: 'x' } }] },
+          { role: 'user', content: 'and?' },
+        ],
+      }),
+    )) as APIError;
+    expect(error.status).toBe(400);
+    expect(error.apiMessage).toContain('tool_use ids were found without tool_result blocks immediately after: toolu_abc');
+    // The step queued by the previous test is still there for the next request.
+    const served = await client.messages.create({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] });
+    expect(served.content).toEqual([{ type: 'text', text: 'never served' }]);
+  });
+
+  it('refuses streaming with a clear 400', async () => {
+    const error = (await caught(
+      client.messages.create({ model: MODEL, max_tokens: 16, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    )) as APIError;
+    expect(error.status).toBe(400);
+    expect(error.apiMessage).toContain('streaming is not supported by the fake');
+  });
+
+  it('answers 500 loudly when the script ran out', async () => {
+    expect(fake.pending()).toBe(0);
+    const before = fake.requests.length;
+    const error = (await caught(client.messages.create({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }))) as APIError;
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(error.apiMessage).toContain('script ran out');
+    expect(fake.requests).toHaveLength(before + 1);
+  });
+
+  it('lets a respond step answer from the recorded request', async () => {
+    fake.enqueue({
+      kind: 'respond',
+      respond: (req) => {
+        const body = req.body as { messages: Array<{ content: unknown }> };
+        return { kind: 'message', content: [{ type: 'text', text: `echo: ${String(body.messages[0]?.content)}` }], stop_reason: 'end_turn' };
+      },
+    });
+    const message = await client.messages.create({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'ping' }] });
+    expect(message.content).toEqual([{ type: 'text', text: 'echo: ping' }]);
+  });
+
+  it('answers 404 on other paths and 400 on bad JSON, and records both', async () => {
+    const before = fake.requests.length;
+    const notFound = await fetch(`${fake.url}/v1/complete`, { method: 'POST', body: '{}' });
+    expect(notFound.status).toBe(404);
+    expect(await notFound.json()).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
+    expect(notFound.headers.get('request-id')).toMatch(/^req_/);
+
+    const badJson = await fetch(`${fake.url}/v1/messages`, { method: 'POST', body: '{"model":', headers: { 'X-Custom': 'A' } });
+    expect(badJson.status).toBe(400);
+    expect(await badJson.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+
+    expect(fake.requests.slice(before).map((r) => [r.method, r.path])).toEqual([
+      ['POST', '/v1/complete'],
+      ['POST', '/v1/messages'],
+    ]);
+    expect(fake.requests[before + 1]?.body).toBe('{"model":');
+    expect(fake.requests[before + 1]?.headers['x-custom']).toBe('A');
+  });
+});
+
+describe('fake Messages API, delays and close', () => {
+  it('serves a delayed step, and close() does not wait for one still delayed', async () => {
+    const fake = await startFakeMessagesApi({
+      script: [
+        { kind: 'message', content: [{ type: 'text', text: 'late' }], stop_reason: 'end_turn', delayMs: 50 },
+        { kind: 'message', content: [{ type: 'text', text: 'never' }], stop_reason: 'end_turn', delayMs: 60_000 },
+      ],
+    });
+    const client = clientFor(fake);
+    const started = Date.now();
+    const message = await client.messages.create({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] });
+    expect(message.content).toEqual([{ type: 'text', text: 'late' }]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+
+    const hanging = client.messages.create({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] });
+    const outcome = hanging.then(
+      () => 'answered',
+      () => 'failed',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await fake.close();
+    await fake.close(); // idempotent
+    expect(await outcome).toBe('failed');
+  });
+});
+
+describe('fake Messages API, rules mode (offline stand-in)', () => {
+  let fake: FakeMessagesApi;
+  let client: Anthropic;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    fake = await startFakeMessagesApi({ mode: 'rules', log: (line) => lines.push(line) });
+    client = clientFor(fake);
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
+
+  it('runs the seed scenario: greeting, tool call, result, follow-up', async () => {
+    const history: MessageParam[] = [];
+    const ask = async (content: MessageParam['content']): Promise<Anthropic.Message> => {
+      history.push({ role: 'user', content });
+      const message = await client.messages.create({ model: MODEL, max_tokens: 1024, tools: [weatherTool], messages: history });
+      history.push({ role: 'assistant', content: message.content });
+      return message;
+    };
+    const textOf = (message: Anthropic.Message): string =>
+      message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+    const toolUseOf = (message: Anthropic.Message): Anthropic.ToolUseBlock => {
+      const block = message.content.find((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use');
+      if (!block) throw new Error(`no tool_use in ${JSON.stringify(message.content)}`);
+      return block;
+    };
+
+    const hello = await ask('你好');
+    expect(hello.stop_reason).toBe('end_turn');
+    expect(textOf(hello)).toMatch(/^\[offline stand-in\] /);
+    expect(textOf(hello)).toContain('get_weather');
+
+    const beijing = await ask('北京今天天气怎么样');
+    expect(beijing.stop_reason).toBe('tool_use');
+    expect(textOf(beijing)).toMatch(/^\[offline stand-in\] /);
+    const firstCall = toolUseOf(beijing);
+    expect(firstCall.name).toBe('get_weather');
+    expect(firstCall.input).toEqual({ city: '北京' });
+
+    const summary = await ask([{ type: 'tool_result', tool_use_id: firstCall.id, content: '北京：晴，25°C' }]);
+    expect(summary.stop_reason).toBe('end_turn');
+    expect(textOf(summary)).toMatch(/^\[offline stand-in\] /);
+    expect(textOf(summary)).toContain('北京：晴，25°C');
+
+    const shanghai = await ask('那上海呢');
+    expect(shanghai.stop_reason).toBe('tool_use');
+    const secondCall = toolUseOf(shanghai);
+    expect(secondCall.name).toBe('get_weather');
+    expect(secondCall.input).toEqual({ city: '上海' });
+    expect(secondCall.id).not.toBe(firstCall.id);
+
+    expect(lines.some((line) => line.includes('tools=get_weather'))).toBe(true);
+  });
+
+  it('serves queued steps before the rules, e.g. to inject a failure', async () => {
+    fake.enqueue({ kind: 'error', status: 500 });
+    const error = (await caught(
+      client.messages.create({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
+    )) as APIError;
+    expect(error.status).toBe(500);
+    const next = await client.messages.create({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] });
+    expect(next.stop_reason).toBe('end_turn');
+  });
+});
