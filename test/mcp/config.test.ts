@@ -1,0 +1,376 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+import { loadMcpConfig, parseMcpConfig } from '../../src/mcp/config';
+import { McpConfigError } from '../../src/mcp/config-error';
+
+const BASE = resolve('/srv/project');
+const options = (env: Record<string, string | undefined> = {}): Parameters<typeof parseMcpConfig>[1] => ({
+  env,
+  source: 'mcp.json',
+  baseDir: BASE,
+});
+const parse = (json: unknown, env: Record<string, string | undefined> = {}): ReturnType<typeof parseMcpConfig> =>
+  parseMcpConfig(json, options(env));
+
+/** Runs `fn`, expecting an McpConfigError, and returns it. */
+function configError(fn: () => unknown): McpConfigError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(McpConfigError);
+    return err as McpConfigError;
+  }
+  throw new Error('expected an McpConfigError');
+}
+
+describe('parseMcpConfig: formats', () => {
+  test('Claude Desktop stdio entry', () => {
+    const servers = parse({
+      mcpServers: {
+        filesystem: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { A: '1' } },
+      },
+    });
+    expect(servers).toEqual([
+      {
+        name: 'filesystem',
+        transport: 'stdio',
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'],
+        env: { A: '1' },
+        tools: {},
+      },
+    ]);
+  });
+
+  test('defaults: no args, no env', () => {
+    expect(parse({ mcpServers: { s: { command: 'srv' } } })).toEqual([
+      { name: 's', transport: 'stdio', command: 'srv', args: [], env: {}, tools: {} },
+    ]);
+  });
+
+  test('url entry is Streamable HTTP; headers kept', () => {
+    expect(parse({ mcpServers: { w: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' } } } })).toEqual([
+      { name: 'w', transport: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' }, tools: {} },
+    ]);
+  });
+
+  test.each([
+    ['http', 'http'],
+    ['streamable-http', 'http'],
+    ['sse', 'sse'],
+  ] as const)('type %s → transport %s', (type, transport) => {
+    const [server] = parse({ mcpServers: { w: { type, url: 'http://localhost:3000/mcp' } } });
+    expect(server).toMatchObject({ transport, url: 'http://localhost:3000/mcp', headers: {} });
+  });
+
+  test('explicit type stdio', () => {
+    expect(parse({ mcpServers: { s: { type: 'stdio', command: 'srv' } } })[0]).toMatchObject({ transport: 'stdio' });
+  });
+
+  test('VS Code "servers" format, "inputs" ignored', () => {
+    const servers = parse({
+      inputs: [{ type: 'promptString', id: 'key', description: 'API key', password: true }],
+      servers: {
+        github: { type: 'http', url: 'https://api.githubcopilot.com/mcp/' },
+        local: { type: 'stdio', command: 'node', args: ['server.js'], env: { DEBUG: '1' } },
+        legacy: { type: 'sse', url: 'http://localhost:8080/sse' },
+      },
+    });
+    expect(servers.map((s) => [s.name, s.transport])).toEqual([
+      ['github', 'http'],
+      ['local', 'stdio'],
+      ['legacy', 'sse'],
+    ]);
+  });
+
+  test('project extensions: tools, timeoutMs, disabled, description', () => {
+    const servers = parse({
+      mcpServers: {
+        a: { command: 'a', tools: { allow: ['x', 'y'] }, timeoutMs: 5000, description: 'A server' },
+        b: { url: 'https://b.example', tools: { deny: ['rm'] } },
+        c: { command: 'c', disabled: true },
+        d: { command: 'd', disabled: false },
+      },
+    });
+    expect(servers.map((s) => s.name)).toEqual(['a', 'b', 'd']);
+    expect(servers[0]).toMatchObject({ tools: { allow: ['x', 'y'] }, timeoutMs: 5000 });
+    expect(servers[1]).toMatchObject({ tools: { deny: ['rm'] } });
+    expect(servers[1]).not.toHaveProperty('timeoutMs');
+  });
+
+  test('a disabled entry is not validated further', () => {
+    expect(parse({ mcpServers: { 'bad name!': { disabled: true, command: '${UNSET}', bogus: 1 } } })).toEqual([]);
+  });
+
+  test('empty server list', () => {
+    expect(parse({ mcpServers: {} })).toEqual([]);
+  });
+
+  test('keeps file order', () => {
+    const names = parse({ mcpServers: { zeta: { command: 'z' }, alpha: { command: 'a' }, mid: { url: 'http://m' } } }).map(
+      (s) => s.name,
+    );
+    expect(names).toEqual(['zeta', 'alpha', 'mid']);
+  });
+});
+
+describe('parseMcpConfig: paths', () => {
+  test('relative cwd resolves against baseDir; absolute stays', () => {
+    const [a, b] = parse({ mcpServers: { a: { command: 'x', cwd: 'sub/dir' }, b: { command: 'x', cwd: '/abs' } } });
+    expect(a).toMatchObject({ cwd: join(BASE, 'sub/dir') });
+    expect(b).toMatchObject({ cwd: resolve('/abs') });
+  });
+
+  test('relative command with a slash resolves against baseDir; bare command does not', () => {
+    const [a, b, c] = parse({
+      mcpServers: { a: { command: './server.js' }, b: { command: 'bin/srv' }, c: { command: 'uvx' } },
+    });
+    expect(a).toMatchObject({ command: join(BASE, 'server.js') });
+    expect(b).toMatchObject({ command: join(BASE, 'bin/srv') });
+    expect(c).toMatchObject({ command: 'uvx' });
+  });
+
+  test('cwd after expansion', () => {
+    const [a] = parse({ mcpServers: { a: { command: 'x', cwd: '${ROOT}/tools' } } }, { ROOT: '/opt' });
+    expect(a).toMatchObject({ cwd: resolve('/opt/tools') });
+  });
+});
+
+describe('parseMcpConfig: ${VAR} expansion', () => {
+  const env = { HOME: '/home/me', TOKEN: 'secret-token', EMPTY: '', PORT: '8080' };
+
+  test('expands in command, args, env, url and headers', () => {
+    const servers = parse(
+      {
+        mcpServers: {
+          s: { command: '${HOME}/bin/srv', args: ['--port', '${PORT}', 'x${PORT}y'], env: { KEY: '${TOKEN}' } },
+          h: { url: 'http://localhost:${PORT}/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } },
+        },
+      },
+      env,
+    );
+    expect(servers[0]).toMatchObject({
+      command: '/home/me/bin/srv',
+      args: ['--port', '8080', 'x8080y'],
+      env: { KEY: 'secret-token' },
+    });
+    expect(servers[1]).toMatchObject({ url: 'http://localhost:8080/mcp', headers: { Authorization: 'Bearer secret-token' } });
+  });
+
+  test('defaults apply when unset or empty; set value wins', () => {
+    const [s] = parse(
+      { mcpServers: { s: { command: 'x', args: ['${NOPE:-dflt}', '${EMPTY:-e}', '${PORT:-1}', '${NOPE:-}', '${EMPTY}'] } } },
+      env,
+    );
+    expect(s).toMatchObject({ args: ['dflt', 'e', '8080', '', ''] });
+  });
+
+  test('$$, bare $VAR and lone $ are left literal', () => {
+    const [s] = parse({ mcpServers: { s: { command: 'x', args: ['$$', '$HOME', 'a$', 'price $5', '$${HOME}'] } } }, env);
+    expect(s).toMatchObject({ args: ['$$', '$HOME', 'a$', 'price $5', '$${HOME}'] });
+  });
+
+  test('VS Code ${env:VAR} spelling', () => {
+    const [s] = parse({ servers: { s: { command: 'x', env: { K: '${env:TOKEN}' } } } }, env);
+    expect(s).toMatchObject({ env: { K: 'secret-token' } });
+  });
+
+  test('unset variable without default is an error naming server, field and variable', () => {
+    const err = configError(() => parse({ mcpServers: { gh: { command: 'x', env: { GITHUB_TOKEN: '${GH_TOKEN}' } } } }));
+    expect(err.message).toBe(
+      'mcp.json: server "gh": "env.GITHUB_TOKEN" uses environment variable "GH_TOKEN", which is not set (write "${GH_TOKEN:-default}" to give a default)',
+    );
+    expect(err.server).toBe('gh');
+    expect(err.field).toBe('env.GITHUB_TOKEN');
+    expect(err.source).toBe('mcp.json');
+  });
+
+  test('unset variable in args names the index', () => {
+    const err = configError(() => parse({ mcpServers: { s: { command: 'x', args: ['a', '${NOPE}'] } } }));
+    expect(err.field).toBe('args[1]');
+  });
+
+  test('${input:...} is reported as not supported', () => {
+    const err = configError(() =>
+      parse({ inputs: [], servers: { s: { type: 'http', url: 'https://x', headers: { Authorization: '${input:key}' } } } }),
+    );
+    expect(err.message).toContain('"headers.Authorization"');
+    expect(err.message).toContain('not supported');
+    expect(err.message).toContain('${input:key}');
+  });
+
+  test.each(['${}', '${foo bar}', '${1X}', '${A-b}'])('malformed reference %s is an error', (ref) => {
+    const err = configError(() => parse({ mcpServers: { s: { command: 'x', args: [ref] } } }));
+    expect(err.message).toContain('unsupported reference');
+  });
+
+  test('unterminated ${ is an error', () => {
+    expect(() => parse({ mcpServers: { s: { command: 'x', args: ['abc${HOME'] } } }, env)).toThrow(/unterminated/);
+  });
+
+  test('error messages never contain env or header values', () => {
+    const err = configError(() =>
+      parse({ mcpServers: { s: { url: 'https://x', headers: { Authorization: 'Bearer sk-live-123', X: 5 } } } }),
+    );
+    expect(err.message).not.toContain('sk-live-123');
+    expect(err.field).toBe('headers.X');
+  });
+});
+
+describe('parseMcpConfig: validation errors', () => {
+  test('the example from the brief', () => {
+    const err = configError(() => parse({ mcpServers: { weather: { url: 'htp:/x' } } }));
+    expect(err.message).toContain('mcp.json: server "weather": "url" is not a valid URL: "htp:/x"');
+    expect(err.field).toBe('url');
+  });
+
+  test.each(['ftp://example.com', 'file:///etc/passwd', 'not a url', '/relative', 'http://'])('bad url %s', (url) => {
+    expect(() => parse({ mcpServers: { s: { url } } })).toThrow(/"url" is not a valid URL/);
+  });
+
+  test('bad url after expansion shows the raw value, not the expanded one', () => {
+    const err = configError(() => parse({ mcpServers: { s: { url: '${U}' } } }, { U: 'mailto:secret@x' }));
+    expect(err.message).toContain('"${U}" (after ${...} expansion)');
+    expect(err.message).not.toContain('secret');
+  });
+
+  test.each<[string, unknown, RegExp]>([
+    ['not an object', [], /must be a JSON object with "mcpServers" or "servers", not an array/],
+    ['null', null, /not null/],
+    ['neither key', { other: {} }, /has neither "mcpServers".*nor "servers"/],
+    ['both keys', { mcpServers: {}, servers: {} }, /has both "mcpServers" and "servers"/],
+    ['servers not an object', { mcpServers: [] }, /"mcpServers" must be an object of servers by name, not an array/],
+  ])('top level: %s', (_label, json, pattern) => {
+    const err = configError(() => parse(json));
+    expect(err.message).toMatch(/^mcp\.json: /);
+    expect(err.message).toMatch(pattern);
+    expect(err.server).toBeUndefined();
+  });
+
+  test.each<[string, unknown, string | undefined, RegExp]>([
+    ['server not an object', 'npx srv', undefined, /must be an object, not a string/],
+    ['unknown keys', { command: 'x', transport: 'stdio', autoApprove: [] }, undefined, /unknown keys "transport", "autoApprove"; known keys are type, command/],
+    ['one unknown key', { command: 'x', foo: 1 }, undefined, /unknown key "foo";/],
+    ['envFile', { command: 'x', envFile: '.env' }, 'envFile', /"envFile" is not supported/],
+    ['neither command nor url', { args: [] }, 'command', /"command" is missing: a server needs "command" \(stdio\) or "url" \(HTTP\)/],
+    ['both command and url', { command: 'x', url: 'http://x' }, undefined, /has both "command" \(stdio\) and "url" \(HTTP\)/],
+    ['args not an array', { command: 'x', args: '--a' }, 'args', /"args" must be an array of strings, not a string/],
+    ['args item not a string', { command: 'x', args: ['a', 1] }, 'args[1]', /"args\[1\]" must be a string, not a number/],
+    ['env not an object', { command: 'x', env: ['A=1'] }, 'env', /"env" must be an object of string values, not an array/],
+    ['env value not a string', { command: 'x', env: { PORT: 8080 } }, 'env.PORT', /"env.PORT" must be a string, not a number/],
+    ['headers not an object', { url: 'http://x', headers: 'a' }, 'headers', /"headers" must be an object of string values/],
+    ['header value not a string', { url: 'http://x', headers: { A: null } }, 'headers.A', /must be a string, not null/],
+    ['command not a string', { command: ['npx'] }, 'command', /"command" must be a string, not an array/],
+    ['empty command', { command: '  ' }, 'command', /"command" must not be empty/],
+    ['bad type', { type: 'websocket', url: 'ws://x' }, 'type', /"type" must be one of "stdio", "http", "sse", "streamable-http", not "websocket"/],
+    ['type stdio with url', { type: 'stdio', url: 'http://x' }, 'command', /"command" is missing: "type" is "stdio"/],
+    ['type http with command', { type: 'http', command: 'x' }, 'url', /"url" is missing: "type" is "http"/],
+    ['headers on stdio', { command: 'x', headers: {} }, 'headers', /"headers" applies only to HTTP servers/],
+    ['env on http', { url: 'http://x', env: {} }, 'env', /"env" applies only to stdio servers/],
+    ['disabled not boolean', { command: 'x', disabled: 'yes' }, 'disabled', /"disabled" must be true or false/],
+    ['description not string', { command: 'x', description: 1 }, 'description', /"description" must be a string/],
+    ['tools not an object', { command: 'x', tools: ['a'] }, 'tools', /"tools" must be an object/],
+    ['tools unknown key', { command: 'x', tools: { only: [] } }, 'tools', /"tools" has unknown key "only"/],
+    ['tools.allow not array', { command: 'x', tools: { allow: 'a' } }, 'tools.allow', /must be an array of tool names/],
+    ['tools.deny item', { command: 'x', tools: { deny: ['a', ''] } }, 'tools.deny[1]', /must be a non-empty string/],
+    ['timeoutMs negative', { command: 'x', timeoutMs: -1 }, 'timeoutMs', /"timeoutMs" must be a whole number of milliseconds/],
+    ['timeoutMs fraction', { command: 'x', timeoutMs: 1.5 }, 'timeoutMs', /whole number/],
+    ['timeoutMs string', { command: 'x', timeoutMs: '1000' }, 'timeoutMs', /not "1000"/],
+    ['timeoutMs too large', { command: 'x', timeoutMs: 2 ** 31 }, 'timeoutMs', /from 1 to 2147483647/],
+  ])('server: %s', (_label, entry, field, pattern) => {
+    const err = configError(() => parse({ mcpServers: { srv: entry } }));
+    expect(err.message).toMatch(/^mcp\.json: server "srv": /);
+    expect(err.message).toMatch(pattern);
+    expect(err.server).toBe('srv');
+    expect(err.field).toBe(field);
+  });
+
+  test.each(['', 'has space', 'a/b', 'ünïcode', 'x'.repeat(65)])('bad server name %j', (name) => {
+    const err = configError(() => parse({ mcpServers: { [name]: { command: 'x' } } }));
+    expect(err.message).toContain(`server ${JSON.stringify(name)}: the server name must be 1 to 64 characters`);
+    expect(err.server).toBe(name);
+  });
+
+  test.each(['a', 'my.server', 'A_b-9', 'x'.repeat(64)])('good server name %j', (name) => {
+    expect(parse({ mcpServers: { [name]: { command: 'x' } } })[0]?.name).toBe(name);
+  });
+});
+
+describe('loadMcpConfig', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mcp-config-test-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('reads the file; relative paths resolve against its directory', async () => {
+    const file = join(dir, '.mcp.json');
+    await writeFile(file, JSON.stringify({ mcpServers: { local: { command: './srv.js', env: { K: '${K}' } } } }));
+    expect(await loadMcpConfig(file, { K: 'v' })).toEqual([
+      { name: 'local', transport: 'stdio', command: join(dir, 'srv.js'), args: [], env: { K: 'v' }, tools: {} },
+    ]);
+  });
+
+  test('uses process.env by default', async () => {
+    const file = join(dir, 'env.json');
+    await writeFile(file, JSON.stringify({ mcpServers: { s: { command: 'x', args: ['${MCP_CONFIG_TEST_VAR}'] } } }));
+    process.env.MCP_CONFIG_TEST_VAR = 'from-process';
+    try {
+      expect((await loadMcpConfig(file))[0]).toMatchObject({ args: ['from-process'] });
+    } finally {
+      delete process.env.MCP_CONFIG_TEST_VAR;
+    }
+  });
+
+  test('accepts JSONC (VS Code): comments, trailing commas, BOM', async () => {
+    const file = join(dir, 'vscode.json');
+    await writeFile(
+      file,
+      '\ufeff{\n  // my servers\n  "servers": {\n    /* block */ "a": { "type": "http", "url": "https://x//y", },\n    "b": {"command": "c", "args": ["//not a comment", "a,]"],},\n  },\n}\n',
+    );
+    const servers = await loadMcpConfig(file, {});
+    expect(servers).toEqual([
+      { name: 'a', transport: 'http', url: 'https://x//y', headers: {}, tools: {} },
+      { name: 'b', transport: 'stdio', command: 'c', args: ['//not a comment', 'a,]'], env: {}, tools: {} },
+    ]);
+  });
+
+  test('JSON syntax error names the file and line, without quoting the content', async () => {
+    const file = join(dir, 'broken.json');
+    await writeFile(file, '{\n  "mcpServers": {\n    "s": { "command": "x", "env": { "K": "sk-secret" } "oops": 1 }\n  }\n}\n');
+    const err = await loadMcpConfig(file, {}).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(McpConfigError);
+    const message = (err as McpConfigError).message;
+    expect(message).toMatch(new RegExp(`^${escapeRegExp(file)}: is not valid JSON: .* at line 3, column \\d+$`));
+    expect(message).not.toContain('sk-secret');
+  });
+
+  test('syntax error without position (V8 quotes a snippet) is redacted', async () => {
+    const file = join(dir, 'snippet.json');
+    await writeFile(file, '{"mcpServers": {"s": {"command": "sk-secret"}}}}');
+    await expect(loadMcpConfig(file, {})).rejects.toThrow(McpConfigError);
+    await expect(loadMcpConfig(file, {})).rejects.not.toThrow(/sk-secret/);
+  });
+
+  test('missing file is an McpConfigError naming the file', async () => {
+    const file = join(dir, 'nope.json');
+    await expect(loadMcpConfig(file, {})).rejects.toThrow(new RegExp(`^${escapeRegExp(file)}: cannot read the file: .*ENOENT`));
+  });
+
+  test('validation errors name the file path as source', async () => {
+    const file = join(dir, 'invalid.json');
+    await writeFile(file, JSON.stringify({ mcpServers: { weather: { url: 'htp:/x' } } }));
+    await expect(loadMcpConfig(file, {})).rejects.toThrow(`${file}: server "weather": "url" is not a valid URL: "htp:/x"`);
+  });
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
