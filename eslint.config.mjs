@@ -1,0 +1,51 @@
+// ESLint: typed rules everywhere, plus the workflow sandbox rule for src/workflows.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', '.temporal/', 'coverage/', 'bin/', '*.config.js', '*.config.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/explicit-module-boundary-types': 'error',
+    },
+  },
+  {
+    // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no activity
+    // implementations (type imports are erased and allowed), nothing with I/O.
+    files: ['src/workflows/**/*.ts', 'src/conversation/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code may not use Node built-ins (sandbox, determinism).' })),
+          patterns: [
+            {
+              group: ['**/activities', '**/activities/*', '!**/activities/types', '**/mcp/*', '**/claude/*', '**/client/*', '**/worker/*', '@anthropic-ai/sdk', '@modelcontextprotocol/*', '@temporalio/activity', '@temporalio/client', '@temporalio/worker'],
+              allowTypeImports: true,
+              message: 'Workflow code imports only @temporalio/workflow, pure shared modules and types.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/explicit-module-boundary-types': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+      // expect.any(...) and friends are typed any by jest.
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+    },
+  },
+);

@@ -1,0 +1,89 @@
+/**
+ * Reads a conversation's messages from the workflow itself, so that no activity input carries the
+ * conversation (history would grow quadratically). A per-worker cache keeps what it read, so each
+ * Claude call fetches only the messages added since the previous one; the rolling digest proves
+ * the assembled array is exactly the workflow's.
+ */
+import type { Client } from '@temporalio/client';
+import { digestOf } from '../conversation/digest';
+import type { MessageParam, Tool, TranscriptRef } from '../conversation/types';
+import { messagesSliceQuery, toolsQuery } from '../workflows/definitions';
+import { HostError } from './host-error';
+
+interface Cached {
+  messages: MessageParam[];
+  digest: string;
+}
+
+/** Messages per query: keeps each query response far below gRPC's message size limit. */
+const PAGE = 200;
+/** Conversations whose transcript a worker keeps in memory. */
+const MAX_CONVERSATIONS = 256;
+
+/** A worker-wide reader and cache of transcripts and tool lists. */
+export class TranscriptReader {
+  private readonly transcripts = new Map<string, Cached>();
+  private readonly toolLists = new Map<string, Tool[]>();
+
+  constructor(private readonly client: Client) {}
+
+  /** messages[0, ref.messageCount) of the referenced run, verified against ref.digest. */
+  async messages(ref: TranscriptRef): Promise<MessageParam[]> {
+    const key = `${ref.workflowId}/${ref.runId}`;
+    const cached = this.transcripts.get(key);
+    let current = cached && cached.messages.length <= ref.messageCount ? cached : { messages: [], digest: digestOf([]) };
+    current = await this.extend(ref, current);
+    if (current.digest !== ref.digest) {
+      // The cache may hold a message that was later extended (a user turn joining a trailing user message).
+      current = await this.extend(ref, { messages: [], digest: digestOf([]) });
+    }
+    if (current.digest !== ref.digest) {
+      throw new HostError(
+        `transcript of ${key} does not match its digest (${current.digest} ≠ ${ref.digest})`,
+        'host.transcript_mismatch',
+        false,
+      );
+    }
+    this.remember(key, current);
+    return current.messages;
+  }
+
+  /** The Claude tool list of the catalogue with this digest. */
+  async tools(ref: TranscriptRef, catalogDigest: string): Promise<Tool[]> {
+    if (catalogDigest === '') return [];
+    const cached = this.toolLists.get(catalogDigest);
+    if (cached) return cached;
+    const answer = await this.client.workflow.getHandle(ref.workflowId, ref.runId).query(toolsQuery);
+    if (answer.digest !== catalogDigest) {
+      throw new HostError(`tool catalogue changed under the call (${answer.digest} ≠ ${catalogDigest})`, 'host.catalog_mismatch', true);
+    }
+    if (this.toolLists.size >= MAX_CONVERSATIONS) this.toolLists.clear();
+    this.toolLists.set(catalogDigest, answer.tools);
+    return answer.tools;
+  }
+
+  private async extend(ref: TranscriptRef, from: Cached): Promise<Cached> {
+    const handle = this.client.workflow.getHandle(ref.workflowId, ref.runId);
+    const messages = [...from.messages];
+    let digest = from.digest;
+    while (messages.length < ref.messageCount) {
+      const to = Math.min(ref.messageCount, messages.length + PAGE);
+      const page = await handle.query(messagesSliceQuery, messages.length, to);
+      if (page.length !== to - messages.length) {
+        throw new HostError(`the workflow returned ${page.length} messages for [${messages.length}, ${to})`, 'host.transcript_short', true);
+      }
+      digest = digestOf(page, digest);
+      messages.push(...page);
+    }
+    return { messages, digest };
+  }
+
+  private remember(key: string, value: Cached): void {
+    this.transcripts.delete(key);
+    this.transcripts.set(key, value);
+    if (this.transcripts.size > MAX_CONVERSATIONS) {
+      const oldest = this.transcripts.keys().next().value;
+      if (oldest !== undefined) this.transcripts.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * The activities' contract: inputs and outputs as they appear in the workflow history.
+ * None carries the conversation or a secret: the Claude call gets a reference and reads the
+ * messages from the workflow; tool calls name a server, never its command, env or headers.
+ */
+import type { ContentBlockParam, StopReason, ToolCatalog, TranscriptRef } from '../conversation/types';
+import type { ToolResultBlock } from '../conversation/transcript';
+import type { ReplyUsage } from '../conversation/usage-totals';
+
+/** Input of `callClaude`. */
+export interface ClaudeCallInput {
+  transcript: TranscriptRef;
+  /** The catalogue whose tools go out with the request (S12: `tools` on every request). */
+  catalogDigest: string;
+  model: string;
+  maxTokens: number;
+  system?: string;
+}
+
+/** One Messages API response, in the request form its content goes back in. */
+export interface ClaudeReply {
+  /** `msg_…`: the message id, never to be confused with a `toolu_…` id (S8). */
+  id: string;
+  model: string;
+  content: ContentBlockParam[];
+  stopReason: StopReason | null;
+  stopSequence: string | null;
+  usage: ReplyUsage;
+}
+
+/** Input of `listTools`: the digest the workflow already has, so an unchanged list costs nothing. */
+export interface ListToolsInput {
+  knownDigest?: string;
+}
+
+/** Output of `listTools`. */
+export type ListToolsResult = { changed: false } | { changed: true; catalog: ToolCatalog };
+
+/** Input of `callTool`: one MCP `tools/call`. */
+export interface ToolCallInput {
+  server: string;
+  /** The exact MCP tool name (not the Claude-visible one). */
+  tool: string;
+  arguments: Record<string, unknown>;
+  /** For logs and the Web UI: which `tool_use` this answers. */
+  toolUseId: string;
+}
+
+/** Output of `callTool`: the MCP result already in `tool_result` form (S10, S13, S14). */
+export interface ToolCallOutput {
+  content: ToolResultBlock['content'];
+  isError: boolean;
+  truncatedChars: number;
+}
+
+/** The activities the conversation workflow schedules. */
+export interface ConversationActivities {
+  callClaude(input: ClaudeCallInput): Promise<ClaudeReply>;
+  listTools(input: ListToolsInput): Promise<ListToolsResult>;
+  callTool(input: ToolCallInput): Promise<ToolCallOutput>;
+}

@@ -1,0 +1,33 @@
+import Anthropic from '@anthropic-ai/sdk';
+
+/** The `anthropic-version` the seed's wire contract uses (§3.1); `ANTHROPIC_VERSION` picks another. */
+export const DEFAULT_ANTHROPIC_VERSION = '2023-06-01';
+
+/** What the worker reads from its environment to reach Claude. Never passed to workflows or activities. */
+export interface ClaudeClientSettings {
+  apiKey: string;
+  baseURL?: string;
+  version?: string;
+}
+
+/**
+ * A Messages API client that sends the seed's headers (`x-api-key`, `anthropic-version: 2023-06-01`)
+ * instead of the SDK 1.x defaults (`Authorization: Bearer`, a newer version), and never retries:
+ * Temporal owns retries (house rule 4).
+ */
+export function createClaudeClient(settings: ClaudeClientSettings): Anthropic {
+  return new Anthropic({
+    // An explicit credential stops the SDK from reading the environment or credential files.
+    apiKey: settings.apiKey,
+    ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
+    maxRetries: 0,
+    // Temporal's heartbeat and start-to-close timeouts bound the call; this is the HTTP backstop.
+    timeout: 9 * 60 * 1000,
+    defaultHeaders: {
+      'x-api-key': settings.apiKey,
+      'anthropic-version': settings.version ?? DEFAULT_ANTHROPIC_VERSION,
+      // Later header layers override earlier ones; null removes the SDK's Bearer header.
+      Authorization: null,
+    },
+  });
+}

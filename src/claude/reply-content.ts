@@ -1,0 +1,25 @@
+import type { ContentBlock, ContentBlockParam } from '@anthropic-ai/sdk/resources/messages';
+
+/**
+ * A response's content in the request form it is sent back in (the assistant message, seed §6).
+ * Response blocks carry read-only extras (`citations: null`, …) that a request does not need;
+ * text and tool_use are rebuilt to their request shape, everything else goes back as received.
+ */
+export function toRequestContent(content: readonly ContentBlock[]): ContentBlockParam[] {
+  return content.map((block): ContentBlockParam => {
+    switch (block.type) {
+      case 'text':
+        return block.citations && block.citations.length > 0
+          ? { type: 'text', text: block.text, citations: block.citations }
+          : { type: 'text', text: block.text };
+      case 'tool_use':
+        return { type: 'tool_use', id: block.id, name: block.name, input: block.input };
+      case 'thinking':
+        return { type: 'thinking', thinking: block.thinking, signature: block.signature };
+      case 'redacted_thinking':
+        return { type: 'redacted_thinking', data: block.data };
+      default:
+        return block;
+    }
+  });
+}

@@ -1,0 +1,152 @@
+/**
+ * `mcp-host`: start conversations, send turns, read history and status, end them, or chat.
+ * Every verb is also a library function (commands.ts). Errors: one line on stderr, exit code 1;
+ * bad usage: exit code 2.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { readSettings, type Settings } from '../config/settings';
+import type { TurnResult } from '../conversation/types';
+import { runChat } from './chat';
+import { endConversation, history, sendMessage, startConversation, status } from './commands';
+import { connectClient } from './connect';
+import { renderHistory } from './render-history';
+
+/** Thrown for wrong usage: printed with the usage text, exit code 2. */
+export class UsageError extends Error {}
+
+/** The usage text. */
+export const USAGE = `usage:
+  mcp-host start [--id ID] [--system TEXT] [--model M] [--max-tokens N] [--max-iterations N] [--wait] MESSAGE
+  mcp-host send ID MESSAGE
+  mcp-host history ID [--json]
+  mcp-host status ID [--json]
+  mcp-host end ID
+  mcp-host chat [--id ID] [--system TEXT] [--model M]
+environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, MCP_HOST_TASK_QUEUE, CLAUDE_MODEL`;
+
+type Out = (text: string) => void;
+
+function positiveInt(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new UsageError(`--${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+function exactly(positionals: string[], names: string[]): string[] {
+  if (positionals.length !== names.length) {
+    throw new UsageError(`expected ${names.join(' ')}, got ${positionals.length} argument(s)`);
+  }
+  return positionals;
+}
+
+/** Prints a turn's answer; a turn that did not complete says why on stderr. Returns the exit code. */
+function printTurn(result: TurnResult, out: Out, err: Out): number {
+  if (result.text) out(result.text);
+  if (result.status !== 'completed') {
+    err(`[turn ${result.turnId} ended: ${result.status}${result.error ? ` — ${result.error}` : ''}]`);
+  }
+  return result.status === 'failed' ? 1 : 0;
+}
+
+const CONVERSATION_FLAGS = {
+  id: { type: 'string' },
+  system: { type: 'string' },
+  model: { type: 'string' },
+  'max-tokens': { type: 'string' },
+  'max-iterations': { type: 'string' },
+} as const;
+
+/** Runs one CLI invocation; returns the exit code. */
+export async function runCli(argv: string[], settings: Settings = readSettings(), out: Out = console.log, err: Out = console.error): Promise<number> {
+  const [verb, ...rest] = argv;
+  if (verb === undefined || verb === '--help' || verb === '-h' || verb === 'help') {
+    out(USAGE);
+    return verb === undefined ? 2 : 0;
+  }
+  const parse = <T extends NonNullable<ParseArgsConfig['options']>>(options: T) =>
+    parseArgs({ args: rest, options, allowPositionals: true, strict: true } as const);
+  let connected: Awaited<ReturnType<typeof connectClient>> | undefined;
+  const client = async () => {
+    connected ??= await connectClient(settings);
+    return connected.client;
+  };
+  try {
+    switch (verb) {
+      case 'start': {
+        const { values, positionals } = parse({ ...CONVERSATION_FLAGS, wait: { type: 'boolean' } });
+        const [message] = exactly(positionals, ['MESSAGE']);
+        const maxTokens = positiveInt('max-tokens', values['max-tokens']);
+        const maxIterations = positiveInt('max-iterations', values['max-iterations']);
+        const started = await startConversation({ client: await client(), taskQueue: settings.taskQueue }, message ?? '', {
+          ...(values.id !== undefined ? { id: values.id } : {}),
+          wait: values.wait === true,
+          defaultModel: settings.model,
+          conversation: {
+            ...(values.model !== undefined ? { model: values.model } : {}),
+            ...(values.system !== undefined ? { system: values.system } : {}),
+            ...(maxTokens !== undefined ? { maxTokens } : {}),
+            ...(maxIterations !== undefined ? { maxIterations } : {}),
+          },
+        });
+        out(started.id);
+        return started.result ? printTurn(started.result, out, err) : 0;
+      }
+      case 'send': {
+        const [id, message] = exactly(parse({}).positionals, ['ID', 'MESSAGE']);
+        return printTurn(await sendMessage(await client(), id ?? '', message ?? ''), out, err);
+      }
+      case 'history': {
+        const { values, positionals } = parse({ json: { type: 'boolean' } });
+        const [id] = exactly(positionals, ['ID']);
+        const messages = await history(await client(), id ?? '');
+        out(values.json ? JSON.stringify(messages, null, 2) : renderHistory(messages));
+        return 0;
+      }
+      case 'status': {
+        const { values, positionals } = parse({ json: { type: 'boolean' } });
+        const [id] = exactly(positionals, ['ID']);
+        const s = await status(await client(), id ?? '');
+        out(
+          values.json
+            ? JSON.stringify(s, null, 2)
+            : [
+                `state: ${s.state}   turns: ${s.turnsCompleted}   pending: ${s.pendingTurns}   messages: ${s.messageCount}   tools: ${s.toolCount}`,
+                `model calls: ${s.modelCalls}   tool calls: ${s.toolCalls} (errors: ${s.toolErrors}, host errors: ${s.hostToolErrors})`,
+                `tokens: input ${s.usage.inputTokens}, output ${s.usage.outputTokens}, cache write ${s.usage.cacheCreationInputTokens}, cache read ${s.usage.cacheReadInputTokens}`,
+                `last stop_reason: ${s.lastStopReason ?? '-'}   last turn: ${s.lastTurn ? s.lastTurn.status : '-'}`,
+              ].join('\n'),
+        );
+        return 0;
+      }
+      case 'end': {
+        const [id] = exactly(parse({}).positionals, ['ID']);
+        const summary = await endConversation(await client(), id ?? '');
+        out(`ended ${id ?? ''}: ${summary.status.turnsCompleted} turns, ${summary.messages} messages, ${summary.status.modelCalls} model calls, ${summary.status.toolCalls} tool calls`);
+        return 0;
+      }
+      case 'chat': {
+        const { values, positionals } = parse(CONVERSATION_FLAGS);
+        exactly(positionals, []);
+        return await runChat(await client(), settings, {
+          ...(values.id !== undefined ? { id: values.id } : {}),
+          conversation: {
+            ...(values.model !== undefined ? { model: values.model } : {}),
+            ...(values.system !== undefined ? { system: values.system } : {}),
+          },
+        });
+      }
+      default:
+        throw new UsageError(`unknown command "${verb}"`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError || (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'))) {
+      err(`mcp-host: ${e.message}\n${USAGE}`);
+      return 2;
+    }
+    err(`mcp-host: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  } finally {
+    await connected?.close();
+  }
+}

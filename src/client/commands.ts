@@ -1,0 +1,92 @@
+/**
+ * The CLI's verbs as library functions: each takes a connected client and returns data.
+ */
+import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { randomBytes } from 'node:crypto';
+import type { ConversationStatus, ConversationSummary, MessageParam, TurnResult } from '../conversation/types';
+import { conversationWorkflow } from '../workflows';
+import { endSignal, messagesQuery, sendMessageUpdate, statusQuery, userMessageSignal } from '../workflows/definitions';
+import { conversationOptions, type ConversationOptionsInput } from './conversation-options';
+
+/** Where conversations run. */
+export interface Target {
+  client: Client;
+  taskQueue: string;
+}
+
+/** A new conversation id: readable, sortable by time, unique enough. */
+export function newConversationId(now: Date = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
+  return `conversation-${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+async function existing(client: Client, id: string): Promise<WorkflowHandle<typeof conversationWorkflow>> {
+  const handle = client.workflow.getHandle<typeof conversationWorkflow>(id);
+  try {
+    await handle.describe();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw new Error(`no conversation with id "${id}"`);
+    throw err;
+  }
+  return handle;
+}
+
+/** Starts a conversation with its first message; with `wait`, returns that turn's result too. */
+export async function startConversation(
+  target: Target,
+  message: string,
+  options: { id?: string; wait?: boolean; conversation: ConversationOptionsInput; defaultModel: string },
+): Promise<{ id: string; result?: TurnResult }> {
+  if (message.trim() === '') throw new Error('the message is empty');
+  const id = options.id ?? newConversationId();
+  const workflowOptions = {
+    taskQueue: target.taskQueue,
+    workflowId: id,
+    args: [{ options: conversationOptions(options.conversation, options.defaultModel) }] as const,
+  };
+  try {
+    if (options.wait) {
+      const result = await target.client.workflow.executeUpdateWithStart(sendMessageUpdate, {
+        args: [message],
+        startWorkflowOperation: new WithStartWorkflowOperation(conversationWorkflow, {
+          ...workflowOptions,
+          args: [...workflowOptions.args],
+          workflowIdConflictPolicy: 'FAIL',
+        }),
+      });
+      return { id, result };
+    }
+    const handle = await target.client.workflow.start(conversationWorkflow, { ...workflowOptions, args: [...workflowOptions.args] });
+    await handle.signal(userMessageSignal, message);
+    return { id };
+  } catch (err) {
+    if (err instanceof Error && /already (started|exists)/i.test(err.message)) {
+      throw new Error(`a conversation with id "${id}" already exists; use \`mcp-host send ${id} …\``);
+    }
+    throw err;
+  }
+}
+
+/** Sends a user turn and waits for its answer (an update). */
+export async function sendMessage(client: Client, id: string, message: string): Promise<TurnResult> {
+  if (message.trim() === '') throw new Error('the message is empty');
+  const handle = await existing(client, id);
+  return handle.executeUpdate(sendMessageUpdate, { args: [message] });
+}
+
+/** The `messages` array as sent to Claude. */
+export async function history(client: Client, id: string): Promise<MessageParam[]> {
+  return (await existing(client, id)).query(messagesQuery);
+}
+
+/** The status query. */
+export async function status(client: Client, id: string): Promise<ConversationStatus> {
+  return (await existing(client, id)).query(statusQuery);
+}
+
+/** Ends a conversation once its pending turns are done, and returns its summary. */
+export async function endConversation(client: Client, id: string): Promise<ConversationSummary> {
+  const handle = await existing(client, id);
+  await handle.signal(endSignal);
+  return handle.result();
+}

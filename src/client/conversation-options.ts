@@ -1,0 +1,26 @@
+import { DEFAULTS } from '../config/settings';
+import type { ConversationOptions } from '../conversation/types';
+
+/** The options a caller may set; the rest take the defaults. */
+export type ConversationOptionsInput = Partial<ConversationOptions>;
+
+/** Fills defaults and rejects values the loop cannot work with, with a clear message. */
+export function conversationOptions(input: ConversationOptionsInput, defaultModel: string = DEFAULTS.model): ConversationOptions {
+  const options: ConversationOptions = {
+    model: input.model ?? defaultModel,
+    maxTokens: input.maxTokens ?? DEFAULTS.maxTokens,
+    maxIterations: input.maxIterations ?? DEFAULTS.maxIterations,
+    toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs ?? 30_000,
+    modelHeartbeatTimeoutMs: input.modelHeartbeatTimeoutMs ?? 30_000,
+    ...(input.system !== undefined && input.system !== '' ? { system: input.system } : {}),
+  };
+  const positive = (name: string, value: number): void => {
+    if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${String(value)}`);
+  };
+  if (options.model.trim() === '') throw new Error('model must not be empty');
+  positive('maxTokens', options.maxTokens);
+  positive('maxIterations', options.maxIterations);
+  positive('toolHeartbeatTimeoutMs', options.toolHeartbeatTimeoutMs);
+  positive('modelHeartbeatTimeoutMs', options.modelHeartbeatTimeoutMs);
+  return options;
+}

@@ -1,0 +1,34 @@
+import type { ContentBlockParam, MessageParam } from '../conversation/types';
+
+function oneLine(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function renderBlock(block: ContentBlockParam): string {
+  switch (block.type) {
+    case 'text':
+      return block.text;
+    case 'tool_use':
+      return `  → tool_use ${block.name} ${JSON.stringify(block.input)} (${block.id})`;
+    case 'tool_result': {
+      const content =
+        typeof block.content === 'string'
+          ? block.content
+          : (block.content ?? []).map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join(' ');
+      return `  ← tool_result${block.is_error ? ' [error]' : ''} (${block.tool_use_id}): ${oneLine(content)}`;
+    }
+    default:
+      return `  [${block.type}]`;
+  }
+}
+
+/** A human-readable transcript: one line per text or tool block, roles marked. */
+export function renderHistory(messages: readonly MessageParam[]): string {
+  return messages
+    .map((message) => {
+      const body = typeof message.content === 'string' ? message.content : message.content.map(renderBlock).join('\n');
+      return `${message.role}: ${body}`;
+    })
+    .join('\n');
+}

@@ -1,0 +1,124 @@
+/**
+ * The conversation workflow's state and its pure transitions. The workflow owns one of these;
+ * everything here is deterministic and testable without Temporal.
+ */
+import { digestOf, extendDigest, EMPTY_DIGEST } from './digest';
+import { withUserText } from './transcript';
+import { addUsage, NO_USAGE, type ReplyUsage } from './usage-totals';
+import type {
+  ConversationOptions,
+  ConversationStatus,
+  MessageParam,
+  PendingTurn,
+  ToolCatalog,
+  TurnResult,
+  UsageTotals,
+} from './types';
+
+/** Everything the workflow holds; also what continue-as-new carries. */
+export interface ConversationState {
+  options: ConversationOptions;
+  messages: MessageParam[];
+  /** Rolling digest of `messages`, kept in step with every change. */
+  digest: string;
+  catalog: ToolCatalog | null;
+  pending: PendingTurn[];
+  nextTurnId: number;
+  currentTurn: number | null;
+  turnsCompleted: number;
+  /** Results not yet collected by the update that asked for them. */
+  undelivered: TurnResult[];
+  lastTurn: TurnResult | null;
+  modelCalls: number;
+  toolCalls: number;
+  toolErrors: number;
+  hostToolErrors: number;
+  usage: UsageTotals;
+  lastStopReason: string | null;
+  endRequested: boolean;
+}
+
+/** A fresh conversation. */
+export function newConversationState(options: ConversationOptions): ConversationState {
+  return {
+    options,
+    messages: [],
+    digest: EMPTY_DIGEST,
+    catalog: null,
+    pending: [],
+    nextTurnId: 1,
+    currentTurn: null,
+    turnsCompleted: 0,
+    undelivered: [],
+    lastTurn: null,
+    modelCalls: 0,
+    toolCalls: 0,
+    toolErrors: 0,
+    hostToolErrors: 0,
+    usage: NO_USAGE,
+    lastStopReason: null,
+    endRequested: false,
+  };
+}
+
+/** Queues a user turn and returns its id. */
+export function enqueueTurn(state: ConversationState, text: string, awaited: boolean): number {
+  const turnId = state.nextTurnId++;
+  state.pending.push({ turnId, text, awaited });
+  return turnId;
+}
+
+/** Appends messages, advancing the digest over each one. */
+export function appendMessages(state: ConversationState, ...messages: MessageParam[]): void {
+  for (const message of messages) {
+    state.messages.push(message);
+    state.digest = extendDigest(state.digest, message);
+  }
+}
+
+/**
+ * Adds a user turn's text (see {@link withUserText}). When it joins a trailing user message, that
+ * message changed, so the digest is computed again from the start: rare, and still deterministic.
+ */
+export function addUserText(state: ConversationState, text: string): void {
+  const before = state.messages.length;
+  state.messages = withUserText(state.messages, text);
+  state.digest =
+    state.messages.length > before
+      ? extendDigest(state.digest, state.messages[before])
+      : digestOf(state.messages);
+}
+
+/** Records one Claude reply's accounting. */
+export function recordModelCall(state: ConversationState, usage: ReplyUsage, stopReason: string | null): void {
+  state.modelCalls += 1;
+  state.usage = addUsage(state.usage, usage);
+  state.lastStopReason = stopReason;
+}
+
+/** Records a finished turn. */
+export function recordTurn(state: ConversationState, turn: PendingTurn, result: TurnResult): void {
+  state.turnsCompleted += 1;
+  state.currentTurn = null;
+  state.lastTurn = result;
+  if (turn.awaited) state.undelivered.push(result);
+}
+
+/** The status query's answer. */
+export function statusOf(state: ConversationState, ended: boolean): ConversationStatus {
+  return {
+    state: ended ? 'ended' : state.currentTurn !== null ? 'running' : 'idle',
+    turnsCompleted: state.turnsCompleted,
+    currentTurn: state.currentTurn,
+    pendingTurns: state.pending.length,
+    modelCalls: state.modelCalls,
+    toolCalls: state.toolCalls,
+    toolErrors: state.toolErrors,
+    hostToolErrors: state.hostToolErrors,
+    usage: state.usage,
+    lastStopReason: state.lastStopReason,
+    lastTurn: state.lastTurn,
+    messageCount: state.messages.length,
+    toolCount: state.catalog?.tools.length ?? 0,
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * A rolling digest over the messages array, identical in the workflow and in activities.
+ * Not cryptographic: it proves that the messages an activity assembled from its cache and from
+ * queries are exactly the ones the workflow holds, without sending them in the activity input.
+ * Pure (no Node built-ins), so the workflow sandbox can run it.
+ */
+
+const EMPTY = '0000000000000000';
+
+/** FNV-1a over UTF-16 code units, 32-bit, with a caller-chosen offset basis. */
+function fnv1a(text: string, basis: number): number {
+  let hash = basis >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash >>> 0;
+}
+
+function hex8(n: number): string {
+  return n.toString(16).padStart(8, '0');
+}
+
+/** The digest of an empty transcript. */
+export const EMPTY_DIGEST: string = EMPTY;
+
+/** Extends `previous` by one message: digest(m0..mn) = step(digest(m0..mn-1), mn). */
+export function extendDigest(previous: string, message: unknown): string {
+  const text = `${previous}|${JSON.stringify(message)}`;
+  return hex8(fnv1a(text, 0x811c9dc5)) + hex8(fnv1a(text, 0x050c5d1f));
+}
+
+/** The digest of a whole array, from the start. */
+export function digestOf(messages: readonly unknown[], from: string = EMPTY): string {
+  return messages.reduce<string>((digest, message) => extendDigest(digest, message), from);
+}

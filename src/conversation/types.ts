@@ -1,0 +1,114 @@
+/**
+ * The conversation's data: what the workflow holds, what activities exchange with it, what the
+ * client reads. Pure types only: this module is imported by the workflow sandbox.
+ */
+import type { ContentBlockParam, MessageParam, StopReason, Tool } from '@anthropic-ai/sdk/resources/messages';
+
+export type { ContentBlockParam, MessageParam, StopReason, Tool };
+
+/** Per-conversation settings, fixed when the conversation starts (the client fills defaults). */
+export interface ConversationOptions {
+  model: string;
+  maxTokens: number;
+  /** Sent as the top-level `system` field, never as a message (seed §3.1, S7). */
+  system?: string;
+  /** Model calls allowed in one user turn before the loop stops it (seed §8.3: e.g. 10). */
+  maxIterations: number;
+  /** A tool call that stops heartbeating this long is retried elsewhere (worker crash detection). */
+  toolHeartbeatTimeoutMs: number;
+  /** Same for the Claude call. */
+  modelHeartbeatTimeoutMs: number;
+}
+
+/** Where an MCP tool lives: the Claude-visible name maps back to exactly this. */
+export interface ToolRoute {
+  server: string;
+  /** The exact MCP tool name, as `tools/list` gave it. */
+  name: string;
+  /** MCP `annotations.idempotentHint`: decides how many attempts a failed call gets. */
+  idempotent: boolean;
+  /** Per-server call timeout from the config. */
+  timeoutMs: number;
+}
+
+/** The merged tool list of every server, as Claude sees it, with the way back to MCP (S5). */
+export interface ToolCatalog {
+  /** Digest of `tools` and `routes`: lets activities cache the catalogue and detect a change. */
+  digest: string;
+  tools: Tool[];
+  routes: Record<string, ToolRoute>;
+}
+
+/** Token usage summed over a conversation (S8: recorded from every response). */
+export interface UsageTotals {
+  inputTokens: number;
+  outputTokens: number;
+  cacheCreationInputTokens: number;
+  cacheReadInputTokens: number;
+}
+
+/** How one user turn ended. */
+export type TurnStatus =
+  | 'completed'
+  | 'max_tokens'
+  | 'stop_sequence'
+  | 'refusal'
+  | 'context_window_exceeded'
+  | 'iteration_limit'
+  | 'unknown_stop_reason'
+  | 'failed';
+
+/** The outcome of one user turn: what the update returns and the status keeps. */
+export interface TurnResult {
+  turnId: number;
+  status: TurnStatus;
+  /** The final assistant text of the turn (text blocks of the last reply joined). */
+  text: string;
+  stopReason: string | null;
+  modelCalls: number;
+  toolCalls: number;
+  /** Set when status is `failed` (or another stop needs explaining). */
+  error?: string;
+}
+
+/** A user turn waiting for the loop. */
+export interface PendingTurn {
+  turnId: number;
+  text: string;
+  /** Sent by the update, which waits for the result; a signal's result is only in the status. */
+  awaited: boolean;
+}
+
+/** The status query's answer. */
+export interface ConversationStatus {
+  state: 'idle' | 'running' | 'ended';
+  turnsCompleted: number;
+  currentTurn: number | null;
+  pendingTurns: number;
+  modelCalls: number;
+  toolCalls: number;
+  toolErrors: number;
+  /** Tool calls the host itself answered with an error (unknown tool, rejected arguments, server down). */
+  hostToolErrors: number;
+  usage: UsageTotals;
+  lastStopReason: string | null;
+  lastTurn: TurnResult | null;
+  messageCount: number;
+  toolCount: number;
+}
+
+/** What the workflow returns when the conversation ends. */
+export interface ConversationSummary {
+  status: ConversationStatus;
+  messages: number;
+}
+
+/** A small reference the Claude activity resolves against the workflow (no conversation in inputs). */
+export interface TranscriptRef {
+  workflowId: string;
+  runId: string;
+  /** How many messages the request carries: messages[0, messageCount). */
+  messageCount: number;
+  /** Rolling digest of those messages, checked by the activity before it calls Claude. */
+  digest: string;
+}

@@ -1,0 +1,103 @@
+/**
+ * Runs `temporal server start-dev` as a child process for `npm start`: SQLite persistence in a
+ * file (a restart keeps conversations), the Web UI on, bound to 127.0.0.1. Stopped by PID.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { Connection } from '@temporalio/client';
+
+/** Where and how to run the dev server. */
+export interface DevServerOptions {
+  cliPath: string;
+  dbFile: string;
+  port: number;
+  uiPort: number;
+  ip?: string;
+  log?: (line: string) => void;
+}
+
+/** A running dev server. */
+export interface DevServer {
+  address: string;
+  uiUrl: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+async function portInUse(ip: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: ip, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function waitReady(address: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`temporal server start-dev exited with code ${child.exitCode}`);
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      try {
+        await connection.workflowService.getSystemInfo({});
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch (err) {
+      if (Date.now() > deadline) throw new Error(`the Temporal dev server did not become ready at ${address}: ${String(err)}`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+  }
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** Starts the dev server and resolves once its frontend answers. */
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  const ip = options.ip ?? '127.0.0.1';
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  for (const port of [options.port, options.uiPort]) {
+    if (await portInUse(ip, port)) {
+      throw new Error(
+        `port ${port} on ${ip} is already in use. Is another Temporal server running? ` +
+          `Use it with TEMPORAL_ADDRESS=${ip}:${options.port}, or choose other ports with TEMPORAL_DEV_PORT / TEMPORAL_DEV_UI_PORT.`,
+      );
+    }
+  }
+  fs.mkdirSync(path.dirname(options.dbFile), { recursive: true });
+  const child = spawn(
+    options.cliPath,
+    ['server', 'start-dev', '--ip', ip, '--port', String(options.port), '--ui-port', String(options.uiPort),
+      '--db-filename', options.dbFile, '--log-level', 'warn'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const forward = (chunk: Buffer): void => {
+    for (const line of chunk.toString().split('\n')) if (line.trim()) log(`[temporal] ${line}`);
+  };
+  child.stdout?.on('data', forward);
+  child.stderr?.on('data', forward);
+  const address = `${ip}:${options.port}`;
+  try {
+    await waitReady(address, child, 60_000);
+  } catch (err) {
+    await stopChild(child);
+    throw err;
+  }
+  return { address, uiUrl: `http://${ip}:${options.uiPort}`, pid: child.pid ?? -1, stop: () => stopChild(child) };
+}

@@ -1,0 +1,77 @@
+/**
+ * The durable conversation: holds the `messages` array as state, takes user turns as a signal or
+ * an update, and runs each turn's tool loop (see run-turn.ts). Handlers only change state or
+ * enqueue; the main loop does the work (house rule 2).
+ */
+import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
+import {
+  enqueueTurn,
+  newConversationState,
+  recordTurn,
+  statusOf,
+  type ConversationState,
+} from '../conversation/conversation-state';
+import type { ConversationOptions, ConversationSummary, TurnResult } from '../conversation/types';
+import {
+  endSignal,
+  messagesQuery,
+  messagesSliceQuery,
+  sendMessageUpdate,
+  statusQuery,
+  toolsQuery,
+  userMessageSignal,
+} from './definitions';
+import { runTurn } from './run-turn';
+
+/** The workflow's input. */
+export interface ConversationInput {
+  options: ConversationOptions;
+}
+
+function installHandlers(state: ConversationState, ended: () => boolean): void {
+  setHandler(messagesQuery, () => state.messages);
+  setHandler(messagesSliceQuery, (from, to) => state.messages.slice(from, to));
+  setHandler(toolsQuery, () => ({ digest: state.catalog?.digest ?? '', tools: state.catalog?.tools ?? [] }));
+  setHandler(statusQuery, () => statusOf(state, ended()));
+  setHandler(userMessageSignal, (text) => {
+    if (text.trim() === '' || state.endRequested) return;
+    enqueueTurn(state, text, false);
+  });
+  setHandler(endSignal, () => {
+    state.endRequested = true;
+  });
+  setHandler(
+    sendMessageUpdate,
+    async (text): Promise<TurnResult> => {
+      const turnId = enqueueTurn(state, text, true);
+      await condition(() => state.undelivered.some((r) => r.turnId === turnId));
+      const index = state.undelivered.findIndex((r) => r.turnId === turnId);
+      const [delivered] = state.undelivered.splice(index, 1);
+      if (!delivered) throw new Error(`turn ${turnId} has no result`);
+      return delivered;
+    },
+    {
+      validator: (text) => {
+        if (typeof text !== 'string' || text.trim() === '') throw new Error('the message is empty');
+        if (state.endRequested) throw new Error('the conversation has ended');
+      },
+    },
+  );
+}
+
+/** A conversation with Claude over MCP tools, durable across worker crashes and restarts. */
+export async function conversationWorkflow(input: ConversationInput): Promise<ConversationSummary> {
+  const state = newConversationState(input.options);
+  let ended = false;
+  installHandlers(state, () => ended);
+
+  for (;;) {
+    await condition(() => state.pending.length > 0 || state.endRequested);
+    const turn = state.pending.shift();
+    if (!turn) break;
+    recordTurn(state, turn, await runTurn(state, turn));
+  }
+  ended = true;
+  await condition(allHandlersFinished);
+  return { status: statusOf(state, true), messages: state.messages.length };
+}

@@ -1,0 +1,27 @@
+/**
+ * Every message the conversation workflow answers, defined once and shared by the workflow, the
+ * worker's activities, the client and the tests (house rule 3).
+ */
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { ConversationStatus, MessageParam, Tool, TurnResult } from '../conversation/types';
+
+/** A new user turn; queued while another turn runs, processed in order. */
+export const userMessageSignal = defineSignal<[text: string]>('userMessage');
+
+/** A new user turn that returns that turn's answer when it is done. Empty text is refused. */
+export const sendMessageUpdate = defineUpdate<TurnResult, [text: string]>('sendMessage');
+
+/** Ends the conversation once the pending turns are done; the workflow completes with a summary. */
+export const endSignal = defineSignal('end');
+
+/** The full `messages` array exactly as the Messages API takes it. */
+export const messagesQuery = defineQuery<MessageParam[]>('messages');
+
+/** messages[from, to): lets an activity fetch only what its cache lacks. */
+export const messagesSliceQuery = defineQuery<MessageParam[], [from: number, to: number]>('messagesSlice');
+
+/** The Claude tool list of the current catalogue (for activities that cache it by digest). */
+export const toolsQuery = defineQuery<{ digest: string; tools: Tool[] }>('tools');
+
+/** State, counts, usage totals, last stop reason, pending turns. */
+export const statusQuery = defineQuery<ConversationStatus>('status');

@@ -1,0 +1,101 @@
+/**
+ * One user turn: the seed's loop (§8.2) with every stop reason handled on purpose (S17).
+ * Claude is called with a reference to the transcript, never the transcript itself.
+ */
+import { workflowInfo } from '@temporalio/workflow';
+import {
+  addUserText,
+  appendMessages,
+  recordModelCall,
+  type ConversationState,
+} from '../conversation/conversation-state';
+import { decideOnStopReason } from '../conversation/stop-decision';
+import { textOf, toolResultsMessage, toolUsesOf, withoutToolUses } from '../conversation/transcript';
+import type { PendingTurn, TurnResult, TurnStatus } from '../conversation/types';
+import type { ClaudeReply } from '../activities/types';
+import { catalogActivities, claudeActivities } from './activity-stubs';
+import { failureMessage } from './failure-message';
+import { notRunResults, runTools } from './run-tools';
+
+async function refreshCatalog(state: ConversationState): Promise<void> {
+  const listed = await catalogActivities.listTools(state.catalog ? { knownDigest: state.catalog.digest } : {});
+  if (listed.changed) state.catalog = listed.catalog;
+}
+
+async function askClaude(state: ConversationState): Promise<ClaudeReply> {
+  const { workflowId, runId } = workflowInfo();
+  const { model, maxTokens, system } = state.options;
+  return claudeActivities(state.options).callClaude({
+    transcript: { workflowId, runId, messageCount: state.messages.length, digest: state.digest },
+    catalogDigest: state.catalog?.digest ?? '',
+    model,
+    maxTokens,
+    ...(system !== undefined ? { system } : {}),
+  });
+}
+
+/** Runs one turn to its end and returns its result; never throws for model or tool failures. */
+export async function runTurn(state: ConversationState, turn: PendingTurn): Promise<TurnResult> {
+  state.currentTurn = turn.turnId;
+  addUserText(state, turn.text);
+  let modelCalls = 0;
+  let toolCalls = 0;
+  const result = (status: TurnStatus, text: string, stopReason: string | null, error?: string): TurnResult => ({
+    turnId: turn.turnId,
+    status,
+    text,
+    stopReason,
+    modelCalls,
+    toolCalls,
+    ...(error !== undefined ? { error } : {}),
+  });
+
+  try {
+    await refreshCatalog(state);
+  } catch (err) {
+    return result('failed', '', null, `could not list the MCP tools: ${failureMessage(err)}`);
+  }
+
+  for (;;) {
+    let reply: ClaudeReply;
+    try {
+      reply = await askClaude(state);
+    } catch (err) {
+      // The history stays valid (it ends with this turn's user message); the next turn joins it.
+      return result('failed', '', null, `the Claude call failed: ${failureMessage(err)}`);
+    }
+    modelCalls += 1;
+    recordModelCall(state, reply.usage, reply.stopReason);
+    const decision = decideOnStopReason(reply.stopReason);
+    switch (decision.kind) {
+      case 'run_tools': {
+        appendMessages(state, { role: 'assistant', content: reply.content });
+        const toolUses = toolUsesOf(reply.content);
+        toolCalls += toolUses.length;
+        if (modelCalls >= state.options.maxIterations) {
+          appendMessages(state, toolResultsMessage(notRunResults(toolUses, state.options.maxIterations)));
+          return result('iteration_limit', textOf(reply.content), reply.stopReason,
+            `stopped after ${modelCalls} model calls (the limit per turn); the tools of the last reply were not run`);
+        }
+        appendMessages(state, toolResultsMessage(await runTools(state, toolUses)));
+        continue;
+      }
+      case 'continue':
+        appendMessages(state, { role: 'assistant', content: reply.content });
+        if (modelCalls >= state.options.maxIterations) {
+          return result('iteration_limit', textOf(reply.content), reply.stopReason,
+            `stopped after ${modelCalls} model calls (the limit per turn) while Claude paused its turn`);
+        }
+        continue;
+      case 'end': {
+        const content = withoutToolUses(reply.content, decision.why ?? `stop_reason ${String(reply.stopReason)}`);
+        appendMessages(state, { role: 'assistant', content });
+        return result(decision.status, textOf(content), reply.stopReason, decision.why);
+      }
+      default: {
+        const unreachable: never = decision;
+        throw new Error(`unhandled decision ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+}
