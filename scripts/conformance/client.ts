@@ -1,0 +1,95 @@
+/**
+ * The client that the MCP conformance suite runs for each of its client scenarios
+ * (`conformance client --command "<this program>" --scenario <name>`). The suite starts a test
+ * server, appends its URL to the command line and names the scenario in MCP_CONFORMANCE_SCENARIO.
+ *
+ * It does what the host's worker does for a conversation, with the worker's own code: the server
+ * is configured as an `mcp.json` URL entry (Streamable HTTP with SSE fallback, protocol version
+ * pinned by `openClient`) in an `McpConnections` pool; the `listTools` activity builds the tool
+ * catalogue; the `callTool` activity calls each tool, converting the result for Claude. The
+ * activities run in Temporal's mock activity context, so no Temporal server is needed. The host
+ * has a single behaviour whatever the scenario; the suite judges what it observes.
+ *
+ * Run on the project's Node (20) with tsx: `node --import tsx scripts/conformance/client.ts <url>`.
+ * Exit code 0 when connecting and listing succeeded and every tool call returned (an `isError`
+ * result is data, as in a conversation), 1 otherwise.
+ */
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { createCallTool } from '../../src/activities/call-tool';
+import { createListTools } from '../../src/activities/list-tools';
+import type { McpServerConfig } from '../../src/mcp/config';
+import { McpConnections } from '../../src/mcp/mcp-connections';
+import { ToolCatalogCache } from '../../src/mcp/tool-catalog';
+import { sampleArguments } from './sample-arguments';
+
+/** The name the test server has in the host's configuration. */
+const SERVER_NAME = 'conformance';
+
+function log(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+/** One result line on stdout, which the suite saves as the scenario's stdout.txt. */
+function report(event: string, details: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify({ event, ...details })}\n`);
+}
+
+async function runHost(url: string, scenario: string): Promise<void> {
+  const server: McpServerConfig = { name: SERVER_NAME, transport: 'http', url, headers: {}, tools: {} };
+  const connections = new McpConnections([server], log);
+  const activities = new MockActivityEnvironment();
+  try {
+    report('start', { scenario, url });
+    const client = await connections.client(SERVER_NAME);
+    report('initialized', { server: client.getServerVersion() ?? null, capabilities: client.getServerCapabilities() ?? null });
+
+    const listTools = createListTools(new ToolCatalogCache(connections));
+    const listed = await activities.run(listTools, {});
+    if (!listed.changed) throw new Error('listTools answered "unchanged" without a known digest');
+    const { tools, routes } = listed.catalog;
+    report('tools', { names: tools.map((tool) => tool.name) });
+
+    const callTool = createCallTool({ connections });
+    for (const tool of tools) {
+      const route = routes[tool.name];
+      if (route === undefined) throw new Error(`the catalogue has no route for tool "${tool.name}"`);
+      const args = sampleArguments(tool.input_schema);
+      const result = await activities.run(callTool, {
+        server: route.server,
+        tool: route.name,
+        arguments: args,
+        toolUseId: `toolu_conformance_${tool.name}`,
+      });
+      report('tool_result', { tool: route.name, arguments: args, ...result });
+    }
+  } finally {
+    await connections.closeAll();
+  }
+}
+
+async function main(): Promise<number> {
+  const url = process.argv[2];
+  if (url === undefined) {
+    log('usage: client.ts <server-url>   (run by `conformance client`, which appends the URL)');
+    return 2;
+  }
+  const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '(none)';
+  try {
+    await runHost(url, scenario);
+    report('done', { ok: true });
+    return 0;
+  } catch (err) {
+    report('done', { ok: false, error: err instanceof Error ? err.message : String(err) });
+    return 1;
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    log(String(err));
+    process.exitCode = 1;
+  },
+);

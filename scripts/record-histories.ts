@@ -1,0 +1,100 @@
+/**
+ * Records the workflow histories that `test/replay.test.ts` replays against the current workflow
+ * code (house rule 10):
+ *
+ *   npx tsx scripts/record-histories.ts
+ *
+ * It starts its own Temporal dev server from the existing CLI binary (never a download), runs each
+ * scenario of `test/support/recorded-scenarios.ts` on an in-process worker built from the current
+ * source, checks the results are the intended ones, and writes `test/histories/<scenario>.json`.
+ * Nothing is written for a scenario that misbehaves, or whose history contains an API key.
+ */
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { conversationOptions } from '../src/client/conversation-options';
+import { findTemporalCli } from '../src/temporal/find-temporal-cli';
+import { conversationWorkflow } from '../src/workflows';
+import { endSignal, sendMessageUpdate } from '../src/workflows/definitions';
+import { RECORDED_SCENARIOS, recordedWorkflowId, type RecordedScenario } from '../test/support/recorded-scenarios';
+import { REPO_ROOT } from '../test/support/repo';
+import { scheduledActivityTypes } from '../test/support/scheduled-activities';
+import { startTestWorker, TEST_API_KEY } from '../test/support/test-worker';
+
+const HISTORIES_DIR = path.join(REPO_ROOT, 'test', 'histories');
+
+/** Throws unless every field of `expected` equals the same field of `actual`. */
+function expectFields(what: string, actual: object, expected: object): void {
+  const fields = actual as Record<string, unknown>;
+  for (const [key, value] of Object.entries(expected)) {
+    if (fields[key] !== value) {
+      throw new Error(`${what}: ${key} is ${JSON.stringify(fields[key])}, expected ${JSON.stringify(value)}`);
+    }
+  }
+}
+
+/** Runs one scenario to its end and returns its history as pretty-printed proto JSON. */
+async function record(scenario: RecordedScenario): Promise<string> {
+  const worker = await startTestWorker({ servers: scenario.servers(), script: scenario.script });
+  try {
+    const handle = await worker.client.workflow.start(conversationWorkflow, {
+      taskQueue: worker.taskQueue,
+      workflowId: recordedWorkflowId(scenario.name),
+      args: [{ options: conversationOptions(scenario.options) }],
+    });
+    for (const [index, turn] of scenario.turns.entries()) {
+      const result = await handle.executeUpdate(sendMessageUpdate, { args: [turn.text] });
+      expectFields(`${scenario.name} turn ${index + 1}`, result, turn.expect);
+    }
+    // Ended, so the history is complete: replay then covers the workflow's last command too.
+    await handle.signal(endSignal);
+    const summary = await handle.result();
+    expectFields(`${scenario.name} final status`, summary.status, scenario.status);
+    if (worker.fake.requests.length !== scenario.requests) {
+      throw new Error(`${scenario.name}: the fake got ${worker.fake.requests.length} requests, expected ${scenario.requests}`);
+    }
+    const history = await handle.fetchHistory();
+    const activities = scheduledActivityTypes(history).join(',');
+    if (activities !== scenario.activities.join(',')) {
+      throw new Error(`${scenario.name}: scheduled ${activities}, expected ${scenario.activities.join(',')}`);
+    }
+    // Re-indented so that a re-recording shows up as a readable diff.
+    const json = `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 2)}\n`;
+    if (json.includes(TEST_API_KEY) || json.includes('sk-ant-')) {
+      throw new Error(`${scenario.name}: the history contains an API key; nothing written`);
+    }
+    return json;
+  } finally {
+    await worker.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const cli = findTemporalCli();
+  if (!cli) throw new Error('No Temporal CLI found. Run `npm run setup` (builds it once), or set TEMPORAL_CLI_PATH.');
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: { executable: { type: 'existing-path', path: cli.path }, ip: '127.0.0.1', log: { format: 'pretty', level: 'error' } },
+  });
+  try {
+    // startTestWorker reads the address; without a prebuilt bundle it bundles the current source.
+    process.env.TEMPORAL_TEST_ADDRESS = env.address;
+    delete process.env.TEMPORAL_TEST_WORKFLOW_BUNDLE;
+    fs.mkdirSync(HISTORIES_DIR, { recursive: true });
+    for (const scenario of RECORDED_SCENARIOS) {
+      const json = await record(scenario);
+      const file = path.join(HISTORIES_DIR, `${scenario.name}.json`);
+      fs.writeFileSync(file, json);
+      process.stderr.write(`wrote ${path.relative(REPO_ROOT, file)}\n`);
+    }
+  } finally {
+    await env.teardown();
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exitCode = 1;
+});

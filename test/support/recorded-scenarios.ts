@@ -1,0 +1,140 @@
+/**
+ * The conversations whose workflow histories are recorded into `test/histories/` (by
+ * `scripts/record-histories.ts`) and replayed against the current workflow code by
+ * `test/replay.test.ts` (house rule 10). One place defines each scenario: its servers, the fake
+ * model's script, the user turns with the results they must give, and the activities its history
+ * schedules, so recorder and replay test cannot drift apart.
+ */
+import type { ScriptStep } from '../../src/claude/fake-api';
+import type { ConversationOptionsInput } from '../../src/client/conversation-options';
+import type { ConversationStatus, TurnResult } from '../../src/conversation/types';
+import type { McpServerConfig } from '../../src/mcp/config';
+import { tsServer, weatherServer } from './repo';
+
+/** One user turn and the fields of its result the recording insists on. */
+export interface RecordedTurn {
+  text: string;
+  expect: Partial<TurnResult>;
+}
+
+/** A conversation recorded into `test/histories/<name>.json`. */
+export interface RecordedScenario {
+  /** The file name (without `.json`) and, as `replay-<name>`, the workflow id. */
+  name: string;
+  servers: () => McpServerConfig[];
+  options: ConversationOptionsInput;
+  script: ScriptStep[];
+  turns: RecordedTurn[];
+  /** Fields of the workflow's final status (its result, after the `end` signal). */
+  status: Partial<ConversationStatus>;
+  /** Requests the fake must have answered by the end (fewer than the script when it runs on "forever"). */
+  requests: number;
+  /** The activity types the history schedules, in order: proves the file is this scenario's. */
+  activities: string[];
+}
+
+/** The workflow id a scenario is recorded and replayed under (histories do not store it). */
+export function recordedWorkflowId(name: string): string {
+  return `replay-${name}`;
+}
+
+const labServer = (): McpServerConfig => tsServer('lab', 'test/fixtures/lab-server.ts');
+
+const weatherToolUse = (id: string, city: string): ScriptStep => ({
+  kind: 'message',
+  content: [{ type: 'tool_use', id, name: 'get_weather', input: { city } }],
+  stop_reason: 'tool_use',
+});
+
+const endTurn = (text: string): ScriptStep => ({ kind: 'message', content: [{ type: 'text', text }], stop_reason: 'end_turn' });
+
+/** Every recorded scenario, in recording order. */
+export const RECORDED_SCENARIOS: readonly RecordedScenario[] = [
+  {
+    // The seed's §7.2 conversation: a greeting, one weather call, then a follow-up that relies on history.
+    name: 'seed-weather',
+    servers: () => [weatherServer()],
+    options: { system: '你是一个专业的天气助手，回答简洁。' },
+    script: [
+      endTurn('你好，有什么可以帮你？'),
+      {
+        kind: 'message',
+        content: [
+          { type: 'text', text: '我需要查一下北京的天气。' },
+          { type: 'tool_use', id: 'toolu_01AbC', name: 'get_weather', input: { city: '北京' } },
+        ],
+        stop_reason: 'tool_use',
+      },
+      endTurn('北京今天晴，25°C，适合出门。'),
+      weatherToolUse('toolu_02SH', '上海'),
+      endTurn('上海今天多云，22°C。'),
+    ],
+    turns: [
+      { text: '你好', expect: { status: 'completed', text: '你好，有什么可以帮你？', modelCalls: 1, toolCalls: 0 } },
+      { text: '北京今天天气怎么样', expect: { status: 'completed', text: '北京今天晴，25°C，适合出门。', modelCalls: 2, toolCalls: 1 } },
+      { text: '那上海呢', expect: { status: 'completed', text: '上海今天多云，22°C。', modelCalls: 2, toolCalls: 1 } },
+    ],
+    status: { state: 'ended', turnsCompleted: 3, modelCalls: 5, toolCalls: 2, toolErrors: 0, hostToolErrors: 0 },
+    requests: 5,
+    activities: [
+      'listTools', 'callClaude',
+      'listTools', 'callClaude', 'callTool', 'callClaude',
+      'listTools', 'callClaude', 'callTool', 'callClaude',
+    ],
+  },
+  {
+    // Two tool_use blocks in one reply: both scheduled in the same workflow task, one user message back (S17).
+    name: 'parallel-tools',
+    servers: () => [labServer()],
+    options: {},
+    script: [
+      {
+        kind: 'message',
+        content: [
+          { type: 'text', text: 'Adding both.' },
+          { type: 'tool_use', id: 'toolu_01Add', name: 'add', input: { a: 1, b: 2 } },
+          { type: 'tool_use', id: 'toolu_02Add', name: 'add', input: { a: 3, b: 4 } },
+        ],
+        stop_reason: 'tool_use',
+      },
+      endTurn('3 and 7.'),
+    ],
+    turns: [{ text: 'What are 1+2 and 3+4?', expect: { status: 'completed', text: '3 and 7.', modelCalls: 2, toolCalls: 2 } }],
+    status: { state: 'ended', turnsCompleted: 1, modelCalls: 2, toolCalls: 2, toolErrors: 0, hostToolErrors: 0 },
+    requests: 2,
+    activities: ['listTools', 'callClaude', 'callTool', 'callTool', 'callClaude'],
+  },
+  {
+    // An MCP `isError` result is data (S10, S14): the loop goes on and the model answers.
+    name: 'tool-error',
+    servers: () => [weatherServer()],
+    options: {},
+    script: [weatherToolUse('toolu_01Err', '北进'), endTurn('找不到北进，你是想问北京吗？')],
+    turns: [{ text: '北进天气怎么样', expect: { status: 'completed', text: '找不到北进，你是想问北京吗？', modelCalls: 2, toolCalls: 1 } }],
+    status: { state: 'ended', turnsCompleted: 1, modelCalls: 2, toolCalls: 1, toolErrors: 1, hostToolErrors: 0 },
+    requests: 2,
+    activities: ['listTools', 'callClaude', 'callTool', 'callClaude'],
+  },
+  {
+    // A 529 with `retry-after: 1`: Temporal retries the same activity (attempt 2), no new command.
+    name: 'retry-then-success',
+    servers: () => [weatherServer()],
+    options: {},
+    script: [{ kind: 'error', status: 529, headers: { 'retry-after': '1' } }, endTurn('你好！')],
+    turns: [{ text: '你好', expect: { status: 'completed', text: '你好！', modelCalls: 1, toolCalls: 0 } }],
+    status: { state: 'ended', turnsCompleted: 1, modelCalls: 1, toolCalls: 0, lastStopReason: 'end_turn' },
+    requests: 2,
+    activities: ['listTools', 'callClaude'],
+  },
+  {
+    // A model that asks for tools forever: the per-turn limit (2 model calls) stops it (S17).
+    name: 'iteration-limit',
+    servers: () => [weatherServer()],
+    options: { maxIterations: 2 },
+    script: [weatherToolUse('toolu_01Loop', '北京'), weatherToolUse('toolu_02Loop', '北京'), weatherToolUse('toolu_03Loop', '北京')],
+    turns: [{ text: '一直查北京的天气', expect: { status: 'iteration_limit', modelCalls: 2 } }],
+    status: { state: 'ended', turnsCompleted: 1, modelCalls: 2, lastStopReason: 'tool_use' },
+    requests: 2,
+    activities: ['listTools', 'callClaude', 'callTool', 'callClaude'],
+  },
+];
