@@ -85,9 +85,13 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     options.cliPath,
     ['server', 'start-dev', '--ip', ip, '--port', String(options.port), '--ui-port', String(options.uiPort),
       '--db-filename', options.dbFile, '--log-level', 'warn'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    // Its own process group: a terminal's Ctrl-C reaches npm start, which stops the worker first
+    // and then this server, instead of the server dying under a worker that is still draining.
+    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
+  let stopping = false;
   const forward = (chunk: Buffer): void => {
+    if (stopping) return; // its shutdown chatter (peers refusing connections) is noise
     for (const line of chunk.toString().split('\n')) if (line.trim()) log(`[temporal] ${line}`);
   };
   child.stdout?.on('data', forward);
@@ -99,5 +103,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     await stopChild(child);
     throw err;
   }
-  return { address, uiUrl: `http://${ip}:${options.uiPort}`, pid: child.pid ?? -1, stop: () => stopChild(child) };
+  const stop = (): Promise<void> => {
+    stopping = true;
+    return stopChild(child);
+  };
+  return { address, uiUrl: `http://${ip}:${options.uiPort}`, pid: child.pid ?? -1, stop };
 }
