@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { startFakeMessagesApi, type FakeMessagesApi } from '../src/claude/fake-api';
 import { conversationOptions } from '../src/client/conversation-options';
+import { dataConverter } from '../src/temporal/data-converter';
 import { conversationWorkflow } from '../src/workflows';
 import { messagesQuery, statusQuery, userMessageSignal } from '../src/workflows/definitions';
 import { tsServer } from './support/repo';
@@ -42,7 +43,7 @@ describe('worker crash during a tool call', () => {
   });
 
   test('kill -9 mid-tool: a new worker completes the turn, messages exact', async () => {
-    const client = new Client({ connection });
+    const client = new Client({ connection, dataConverter });
     const taskQueue = `crash-${randomUUID()}`;
     const mcpConfigPath = writeMcpConfig([tsServer('lab', 'test/fixtures/lab-server.ts', { LAB_LOG: labLog })]);
     const spawnWorker = async (): Promise<WorkerProcess> => {

@@ -29,7 +29,8 @@ export class TranscriptReader {
 
   /** messages[0, ref.messageCount) of the referenced run, verified against ref.digest. */
   async messages(ref: TranscriptRef): Promise<MessageParam[]> {
-    const key = `${ref.workflowId}/${ref.runId}`;
+    // Keyed by workflow id, not run: a run that continued as new starts with the same messages.
+    const key = ref.workflowId;
     const cached = this.transcripts.get(key);
     let current = cached && cached.messages.length <= ref.messageCount ? cached : { messages: [], digest: digestOf([]) };
     current = await this.extend(ref, current);

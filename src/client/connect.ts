@@ -1,5 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import type { Settings } from '../config/settings';
+import { dataConverter } from '../temporal/data-converter';
 
 /** A client connection and the settings it was made from. */
 export interface ClientContext {
@@ -25,5 +26,5 @@ export async function connectClient(settings: Settings): Promise<ClientContext> 
         'start it with `npm start`, or set TEMPORAL_ADDRESS',
     );
   }
-  return { client: new Client({ connection, namespace: settings.namespace }), settings, close: () => connection.close() };
+  return { client: new Client({ connection, namespace: settings.namespace, dataConverter }), settings, close: () => connection.close() };
 }

@@ -18,6 +18,11 @@ export interface ConversationOptions {
   toolHeartbeatTimeoutMs: number;
   /** Same for the Claude call. */
   modelHeartbeatTimeoutMs: number;
+  /**
+   * Continue-as-new once the run's history has this many events, even before the server suggests
+   * it (it does at about 4 MB or 4,096 events). Unset: only when suggested.
+   */
+  continueAsNewAfterEvents?: number;
 }
 
 /** Where an MCP tool lives: the Claude-visible name maps back to exactly this. */

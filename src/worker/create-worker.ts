@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import type { McpConnections } from '../mcp/mcp-connections';
+import { dataConverter } from '../temporal/data-converter';
 
 /** What a conversation worker is built from. */
 export interface ConversationWorkerOptions {
@@ -24,6 +25,7 @@ export async function createConversationWorker(options: ConversationWorkerOption
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
+    dataConverter,
     ...(options.workflowBundlePath
       ? { workflowBundle: { codePath: options.workflowBundlePath } }
       : { workflowsPath: require.resolve('../workflows') }),

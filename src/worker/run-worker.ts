@@ -9,6 +9,7 @@ import { createClaudeClient } from '../claude/create-claude-client';
 import type { Settings } from '../config/settings';
 import { loadMcpConfig } from '../mcp/config';
 import { McpConnections } from '../mcp/mcp-connections';
+import { dataConverter } from '../temporal/data-converter';
 import { createConversationWorker } from './create-worker';
 
 /** Where the Claude calls go: a real API key, or the offline stand-in's URL. */
@@ -29,7 +30,7 @@ export async function runWorker(settings: Settings, address: string, claude: Cla
   try {
     const worker = await createConversationWorker({
       connection: nativeConnection,
-      client: new Client({ connection, namespace: settings.namespace }),
+      client: new Client({ connection, namespace: settings.namespace, dataConverter }),
       namespace: settings.namespace,
       taskQueue: settings.taskQueue,
       claude: createClaudeClient({

@@ -3,7 +3,7 @@
  * an update, and runs each turn's tool loop (see run-turn.ts). Handlers only change state or
  * enqueue; the main loop does the work (house rule 2).
  */
-import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import {
   enqueueTurn,
   newConversationState,
@@ -26,6 +26,15 @@ import { runTurn } from './run-turn';
 /** The workflow's input. */
 export interface ConversationInput {
   options: ConversationOptions;
+  /** The state of the previous run, when this run continues a conversation as new. */
+  carried?: ConversationState;
+}
+
+/** Whether this run's history is long enough to hand the conversation to a new run. */
+function historyIsLong(state: ConversationState): boolean {
+  const info = workflowInfo();
+  const limit = state.options.continueAsNewAfterEvents;
+  return info.continueAsNewSuggested || (limit !== undefined && info.historyLength >= limit);
 }
 
 function installHandlers(state: ConversationState, ended: () => boolean): void {
@@ -61,11 +70,20 @@ function installHandlers(state: ConversationState, ended: () => boolean): void {
 
 /** A conversation with Claude over MCP tools, durable across worker crashes and restarts. */
 export async function conversationWorkflow(input: ConversationInput): Promise<ConversationSummary> {
-  const state = newConversationState(input.options);
+  const state = input.carried ?? newConversationState(input.options);
   let ended = false;
   installHandlers(state, () => ended);
 
   for (;;) {
+    if (historyIsLong(state) && !state.pending.some((turn) => turn.awaited)) {
+      // Updates waiting for an answer must get it from this run, so hand over only when none is
+      // waiting; turns that arrived by signal ride along in `pending`. A new update while we wait
+      // means another turn to run here first.
+      await condition(() => allHandlersFinished() || state.pending.some((turn) => turn.awaited));
+      if (allHandlersFinished() && !state.endRequested) {
+        await continueAsNew<typeof conversationWorkflow>({ options: state.options, carried: state });
+      }
+    }
     await condition(() => state.pending.length > 0 || state.endRequested);
     const turn = state.pending.shift();
     if (!turn) break;

@@ -9,6 +9,7 @@ import { createClaudeClient } from '../../src/claude/create-claude-client';
 import { startFakeMessagesApi, type FakeMessagesApi, type ScriptStep } from '../../src/claude/fake-api';
 import type { McpServerConfig } from '../../src/mcp/config';
 import { McpConnections } from '../../src/mcp/mcp-connections';
+import { dataConverter } from '../../src/temporal/data-converter';
 import { createConversationWorker } from '../../src/worker/create-worker';
 
 /** The test API key: tests assert it reaches the fake in `x-api-key` and never enters history. */
@@ -44,7 +45,7 @@ export async function startTestWorker(options: { servers: McpServerConfig[]; scr
     cleanups.push(() => fake.close());
     const connection = await Connection.connect({ address: temporalAddress() });
     cleanups.push(() => connection.close());
-    const client = new Client({ connection });
+    const client = new Client({ connection, dataConverter });
     const nativeConnection = await NativeConnection.connect({ address: temporalAddress() });
     cleanups.push(() => nativeConnection.close());
     const mcp = new McpConnections(options.servers, (line) => logs.push(line));
