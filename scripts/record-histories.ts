@@ -9,7 +9,6 @@
  * source, checks the results are the intended ones, and writes `test/histories/<scenario>.json`.
  * Nothing is written for a scenario that misbehaves, or whose history contains an API key.
  */
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import * as fs from 'node:fs';
@@ -19,6 +18,7 @@ import { findTemporalCli } from '../src/temporal/find-temporal-cli';
 import { conversationWorkflow } from '../src/workflows';
 import { endSignal, sendMessageUpdate } from '../src/workflows/definitions';
 import { RECORDED_SCENARIOS, recordedWorkflowId, type RecordedScenario } from '../test/support/recorded-scenarios';
+import { historyToJson } from '../test/support/history-json';
 import { REPO_ROOT } from '../test/support/repo';
 import { scheduledActivityTypes } from '../test/support/scheduled-activities';
 import { startTestWorker, TEST_API_KEY } from '../test/support/test-worker';
@@ -60,8 +60,7 @@ async function record(scenario: RecordedScenario): Promise<string> {
     if (activities !== scenario.activities.join(',')) {
       throw new Error(`${scenario.name}: scheduled ${activities}, expected ${scenario.activities.join(',')}`);
     }
-    // Re-indented so that a re-recording shows up as a readable diff.
-    const json = `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 2)}\n`;
+    const json = historyToJson(history);
     if (json.includes(TEST_API_KEY) || json.includes('sk-ant-')) {
       throw new Error(`${scenario.name}: the history contains an API key; nothing written`);
     }
@@ -74,7 +73,8 @@ async function record(scenario: RecordedScenario): Promise<string> {
 async function main(): Promise<void> {
   const cli = findTemporalCli();
   if (!cli) throw new Error('No Temporal CLI found. Run `npm run setup` (builds it once), or set TEMPORAL_CLI_PATH.');
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  // ERROR only: retry-then-success fails an activity on purpose, and its warning is not news.
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
   const env = await TestWorkflowEnvironment.createLocal({
     server: { executable: { type: 'existing-path', path: cli.path }, ip: '127.0.0.1', log: { format: 'pretty', level: 'error' } },
   });

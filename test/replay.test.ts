@@ -1,0 +1,119 @@
+/**
+ * House rule 10: every recorded history in test/histories/ replays against the CURRENT workflow
+ * code without a determinism error, so a workflow change that would break running conversations
+ * fails here (docs/replay.md: use `patched()`, or re-record when the break is intended). Replay
+ * needs no Temporal server: a replay worker feeds the recorded events to the workflow code.
+ */
+import type { History } from '@temporalio/common/lib/proto-utils';
+import { temporal } from '@temporalio/proto';
+import { bundleWorkflowCode, Worker, type WorkflowBundleOption } from '@temporalio/worker';
+import { DeterminismViolationError } from '@temporalio/workflow';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { dataConverter } from '../src/temporal/data-converter';
+import { historyFromJson } from './support/history-json';
+import { RECORDED_SCENARIOS, recordedWorkflowId } from './support/recorded-scenarios';
+import { scheduledActivityTypes } from './support/scheduled-activities';
+import { TEST_API_KEY } from './support/test-worker';
+
+const HISTORIES_DIR = path.join(__dirname, 'histories');
+const EventType = temporal.api.enums.v1.EventType;
+
+const quietLogger = {
+  log: (): void => undefined,
+  trace: (): void => undefined,
+  debug: (): void => undefined,
+  info: (): void => undefined,
+  warn: (): void => undefined,
+  error: (message: string): void => console.error(message),
+};
+
+function readHistory(name: string): { text: string; history: History } {
+  const text = fs.readFileSync(path.join(HISTORIES_DIR, `${name}.json`), 'utf8');
+  return { text, history: historyFromJson(text) };
+}
+
+/** The run's bundle of the current workflow code (global setup), or a fresh one when run without it. */
+async function currentWorkflows(): Promise<WorkflowBundleOption> {
+  const codePath = process.env.TEMPORAL_TEST_WORKFLOW_BUNDLE;
+  if (codePath) return { codePath };
+  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../src/workflows'), logger: quietLogger });
+  return { code };
+}
+
+describe('recorded workflow histories', () => {
+  let workflowBundle: WorkflowBundleOption;
+  beforeAll(async () => {
+    workflowBundle = await currentWorkflows();
+  });
+
+  test('test/histories holds exactly one file per recorded scenario', () => {
+    const files = fs.readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).sort();
+    expect(files).toEqual(RECORDED_SCENARIOS.map((s) => `${s.name}.json`).sort());
+  });
+
+  describe.each(RECORDED_SCENARIOS.map((s) => [s.name, s] as const))('%s', (name, scenario) => {
+    test('is the complete recording of its scenario, without secrets', () => {
+      const { text, history } = readHistory(name);
+      expect(text).not.toContain(TEST_API_KEY);
+      expect(text).not.toContain('sk-ant-');
+      // A replay of an empty or truncated file would prove nothing: check it holds what it claims.
+      expect(scheduledActivityTypes(history)).toEqual(scenario.activities);
+      expect(history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name).toBe('conversationWorkflow');
+      expect(history.events?.at(-1)?.eventType).toBe(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED);
+    });
+
+    test('replays against the current workflow code', async () => {
+      const { history } = readHistory(name);
+      await expect(
+        // The production data converter: a recorded payload may be compressed by its codec.
+        Worker.runReplayHistory({ workflowBundle, dataConverter, replayName: `replay-test-${name}` }, history, recordedWorkflowId(name)),
+      ).resolves.toBeUndefined();
+    });
+  });
+
+  test('retry-then-success: the 529 is a second attempt of the same activity, not a new command', () => {
+    const { history } = readHistory('retry-then-success');
+    const started = (history.events ?? []).flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes] : []));
+    const retried = started.filter((s) => s.attempt === 2);
+    expect(retried).toHaveLength(1);
+    expect(retried[0]?.lastFailure?.applicationFailureInfo?.type).toBe('claude.overloaded_error');
+    expect(retried[0]?.lastFailure?.applicationFailureInfo?.nextRetryDelay?.seconds?.toString()).toBe('1');
+  });
+
+  test('parallel-tools: both tool calls are scheduled by the same workflow task', () => {
+    const { history } = readHistory('parallel-tools');
+    const toolTasks = (history.events ?? []).flatMap((e) => {
+      const scheduled = e.activityTaskScheduledEventAttributes;
+      return scheduled?.activityType?.name === 'callTool' ? [String(scheduled.workflowTaskCompletedEventId)] : [];
+    });
+    expect(toolTasks).toHaveLength(2);
+    expect(new Set(toolTasks).size).toBe(1);
+  });
+});
+
+describe('the replay check can fail', () => {
+  let divergent: WorkflowBundleOption;
+  beforeAll(async () => {
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: require.resolve('./fixtures/divergent-conversation-workflow'),
+      logger: quietLogger,
+    });
+    divergent = { code };
+  });
+
+  test.each(RECORDED_SCENARIOS.map((s) => s.name))(
+    '%s is a determinism violation for a workflow that schedules a different activity first',
+    async (name) => {
+      const { history } = readHistory(name);
+      const replay = Worker.runReplayHistory(
+        { workflowBundle: divergent, dataConverter, replayName: `replay-test-divergent-${name}` },
+        history,
+        recordedWorkflowId(name),
+      );
+      await expect(replay).rejects.toThrow(DeterminismViolationError);
+      // The error names the mismatch, so a real failure tells the reader what changed.
+      await expect(replay).rejects.toThrow(/'listTools' does not match .*'callTool'/);
+    },
+  );
+});
