@@ -69,14 +69,22 @@ export async function runTurn(state: ConversationState, turn: PendingTurn): Prom
     const decision = decideOnStopReason(reply.stopReason);
     switch (decision.kind) {
       case 'run_tools': {
-        appendMessages(state, { role: 'assistant', content: reply.content });
         const toolUses = toolUsesOf(reply.content);
-        toolCalls += toolUses.length;
+        if (toolUses.length === 0) {
+          // Nothing to answer: an empty tool_result message would make every later request invalid.
+          const why = 'the reply had stop_reason tool_use but no tool_use block';
+          const content = withoutToolUses(reply.content, why);
+          appendMessages(state, { role: 'assistant', content });
+          return result('unknown_stop_reason', textOf(content), reply.stopReason, why);
+        }
+        appendMessages(state, { role: 'assistant', content: reply.content });
         if (modelCalls >= state.options.maxIterations) {
           appendMessages(state, toolResultsMessage(notRunResults(toolUses, state.options.maxIterations)));
           return result('iteration_limit', textOf(reply.content), reply.stopReason,
             `stopped after ${modelCalls} model calls (the limit per turn); the tools of the last reply were not run`);
         }
+        // Counted once they run: the turn's count matches the status's (calls made, not calls asked for).
+        toolCalls += toolUses.length;
         appendMessages(state, toolResultsMessage(await runTools(state, toolUses)));
         continue;
       }

@@ -3,10 +3,12 @@
  * conversation, reading what the fake received, reading the workflow history as text.
  */
 import type { WorkflowHandle } from '@temporalio/client';
+import type { Payload } from '@temporalio/common';
 import { randomUUID } from 'node:crypto';
 import { validateMessagesRequest, type RecordedRequest } from '../../src/claude/fake-api';
 import { conversationOptions, type ConversationOptionsInput } from '../../src/client/conversation-options';
 import type { ContentBlockParam, MessageParam } from '../../src/conversation/types';
+import { dataConverter } from '../../src/temporal/data-converter';
 import { conversationWorkflow } from '../../src/workflows';
 import type { TestWorker } from './test-worker';
 
@@ -43,24 +45,38 @@ export function validationErrors(requests: readonly RecordedRequest[]): Array<st
   return requests.map((request) => validateMessagesRequest(request.body));
 }
 
-/** Turns every byte array into its UTF-8 text, so payloads read as what they carry. */
-function decodeBytes(value: unknown): unknown {
+function isPayload(value: object): value is Payload {
+  return 'metadata' in value && 'data' in value && (value as { data: unknown }).data instanceof Uint8Array;
+}
+
+/**
+ * Every payload decoded by the project's codecs (large ones are gzipped), then every byte array as
+ * its UTF-8 text, so the result reads as what the payloads carry.
+ */
+async function decoded(value: unknown): Promise<unknown> {
   if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
-  if (Array.isArray(value)) return value.map(decodeBytes);
-  if (value !== null && typeof value === 'object') {
-    // Own fields only: that is where decoded protobuf messages keep their values.
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, decodeBytes(inner)]));
+  if (Array.isArray(value)) return Promise.all(value.map(decoded));
+  if (value === null || typeof value !== 'object') return value;
+  let current: object = value;
+  if (isPayload(current)) {
+    // Codecs decode in the reverse of the order they encode in.
+    for (const codec of [...(dataConverter.payloadCodecs ?? [])].reverse()) {
+      const [payload] = await codec.decode([current]);
+      if (payload) current = payload;
+    }
   }
-  return value;
+  // Own fields only: that is where decoded protobuf messages keep their values.
+  const entries = await Promise.all(Object.entries(current).map(async ([key, inner]) => [key, await decoded(inner)] as const));
+  return Object.fromEntries(entries);
 }
 
 /**
  * The workflow's whole event history as JSON text with every payload decoded. A plain
- * `JSON.stringify` of the history shows payload bytes as numbers (or base64), so a secret in a
- * payload would not show up in it: searching that text would prove nothing.
+ * `JSON.stringify` of the history shows payload bytes as numbers (or base64, or gzip), so a secret
+ * in a payload would not show up in it: searching that text would prove nothing.
  */
 export async function historyText(handle: ConversationHandle): Promise<string> {
-  return JSON.stringify(decodeBytes(await handle.fetchHistory()));
+  return JSON.stringify(await decoded(await handle.fetchHistory()));
 }
 
 /** Polls until `check` returns a value other than undefined, or fails after `timeoutMs`. */

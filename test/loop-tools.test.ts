@@ -1,0 +1,217 @@
+/**
+ * Tool calls inside the durable loop, on the real dev server with the real Anthropic SDK against the
+ * wire-level fake and real MCP servers over stdio (the seed's weather server and the lab server).
+ * Rule ids (S…) refer to shared/seed/RULES.md.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { ScriptStep } from '../src/claude/fake-api';
+import type { TurnResult } from '../src/conversation/types';
+import { sendMessageUpdate, statusQuery } from '../src/workflows/definitions';
+import {
+  historyText,
+  messagesOf,
+  startConversation,
+  validationErrors,
+  type ConversationHandle,
+} from './support/loop-helpers';
+import { tsServer, weatherServer } from './support/repo';
+import { startTestWorker, TEST_API_KEY, type TestWorker } from './support/test-worker';
+
+/** An MCP `env` value: a stand-in for a token a real server would get this way. */
+const LAB_SECRET = 's3cr3t-value-7f3a91';
+
+const ok = (text: string): ScriptStep => ({ kind: 'message', content: [{ type: 'text', text }], stop_reason: 'end_turn' });
+
+describe('tools in the loop', () => {
+  let w: TestWorker;
+  let dir: string;
+  let labLog: string;
+  /** Every conversation of this suite with its first user text: the secrets test reads all their histories. */
+  const handles: Array<{ handle: ConversationHandle; userText: string }> = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'loop-tools-'));
+    labLog = path.join(dir, 'lab.log');
+    w = await startTestWorker({
+      servers: [weatherServer(), tsServer('lab', 'test/fixtures/lab-server.ts', { LAB_LOG: labLog, LAB_SECRET })],
+    });
+  });
+  afterAll(async () => {
+    await w?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    // Steps left by a failed test would answer this test's requests: fail clearly instead.
+    expect(w.fake.pending()).toBe(0);
+  });
+
+  /** Starts a conversation and runs its first turn. */
+  async function firstTurn(userText: string): Promise<{ handle: ConversationHandle; turn: TurnResult }> {
+    const handle = await startConversation(w, {}, 'tools');
+    handles.push({ handle, userText });
+    return { handle, turn: await handle.executeUpdate(sendMessageUpdate, { args: [userText] }) };
+  }
+
+  /** The lab server's log lines about these echo texts, in the order they were written. */
+  function labLines(...texts: string[]): string[] {
+    return readFileSync(labLog, 'utf8')
+      .split('\n')
+      .filter((line) => texts.some((text) => line.endsWith(` ${text}`)));
+  }
+
+  test('two tool_use blocks run concurrently; the results come back in ONE user message, in block order (S17)', async () => {
+    const from = w.fake.requests.length;
+    w.fake.enqueue(
+      {
+        kind: 'message',
+        content: [
+          { type: 'text', text: 'Both at once.' },
+          // The first call is slower: it finishes second, yet its result must come first.
+          { type: 'tool_use', id: 'toolu_slow01', name: 'slow_echo', input: { text: 'A-slow', ms: 1000 } },
+          { type: 'tool_use', id: 'toolu_fast02', name: 'slow_echo', input: { text: 'B-fast', ms: 400 } },
+        ],
+        stop_reason: 'tool_use',
+      },
+      ok('Both echoed.'),
+    );
+    const { turn } = await firstTurn('echo twice');
+    expect(turn).toMatchObject({ status: 'completed', text: 'Both echoed.', modelCalls: 2, toolCalls: 2 });
+
+    // Both started before either ended (they overlapped), and the second one ended first.
+    const lines = labLines('A-slow', 'B-fast');
+    expect(lines).toHaveLength(4);
+    expect([...lines.slice(0, 2)].sort()).toEqual(['start A-slow', 'start B-fast']);
+    expect(lines.slice(2)).toEqual(['end B-fast', 'end A-slow']);
+
+    const requests = w.fake.requests.slice(from);
+    expect(requests).toHaveLength(2);
+    expect(validationErrors(requests)).toEqual([null, null]);
+    expect(messagesOf(requests[1]).slice(1)).toEqual([
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Both at once.' },
+          { type: 'tool_use', id: 'toolu_slow01', name: 'slow_echo', input: { text: 'A-slow', ms: 1000 } },
+          { type: 'tool_use', id: 'toolu_fast02', name: 'slow_echo', input: { text: 'B-fast', ms: 400 } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_slow01', content: 'echo: A-slow' },
+          { type: 'tool_result', tool_use_id: 'toolu_fast02', content: 'echo: B-fast' },
+        ],
+      },
+    ]);
+  });
+
+  test('isError results (weather 北进, lab fail) reach Claude as is_error tool_results, and the loop goes on (S10, S14)', async () => {
+    const from = w.fake.requests.length;
+    w.fake.enqueue(
+      {
+        kind: 'message',
+        content: [
+          { type: 'tool_use', id: 'toolu_city01', name: 'get_weather', input: { city: '北进' } },
+          { type: 'tool_use', id: 'toolu_fail02', name: 'fail', input: { message: 'the lab refuses' } },
+        ],
+        stop_reason: 'tool_use',
+      },
+      ok('北进找不到，你是想问北京吗？'),
+    );
+    const { handle, turn } = await firstTurn('北进天气怎么样');
+    expect(turn).toMatchObject({ status: 'completed', text: '北进找不到，你是想问北京吗？', modelCalls: 2, toolCalls: 2 });
+
+    const requests = w.fake.requests.slice(from);
+    expect(requests).toHaveLength(2);
+    expect(validationErrors(requests)).toEqual([null, null]);
+    expect(messagesOf(requests[1])[2]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'toolu_city01', content: "找不到城市：北进（是否想输入'北京'？）", is_error: true },
+        { type: 'tool_result', tool_use_id: 'toolu_fail02', content: 'the lab refuses', is_error: true },
+      ],
+    });
+    // Tool errors are the server's, not the host's.
+    expect(await handle.query(statusQuery)).toMatchObject({ toolCalls: 2, toolErrors: 2, hostToolErrors: 0 });
+  });
+
+  test('calls the host cannot make (unknown tool, arguments the server rejects) get host-written is_error results (S11)', async () => {
+    const from = w.fake.requests.length;
+    w.fake.enqueue(
+      {
+        kind: 'message',
+        content: [
+          { type: 'tool_use', id: 'toolu_nope01', name: 'no_such_tool', input: { x: 1 } },
+          // The weather server answers a missing `city` with JSON-RPC -32602, not with a result.
+          { type: 'tool_use', id: 'toolu_args02', name: 'get_weather', input: {} },
+          { type: 'tool_use', id: 'toolu_add03', name: 'add', input: { a: 2, b: 3 } },
+        ],
+        stop_reason: 'tool_use',
+      },
+      ok('One of three worked.'),
+    );
+    const { handle, turn } = await firstTurn('try things');
+    expect(turn).toMatchObject({ status: 'completed', text: 'One of three worked.', modelCalls: 2, toolCalls: 3 });
+
+    const requests = w.fake.requests.slice(from);
+    expect(requests).toHaveLength(2);
+    expect(validationErrors(requests)).toEqual([null, null]);
+    const results = messagesOf(requests[1])[2];
+    expect(results).toEqual({
+      role: 'user',
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: 'toolu_nope01',
+          content: '[host] There is no tool named "no_such_tool". Use one of the listed tools.',
+          is_error: true,
+        },
+        { type: 'tool_result', tool_use_id: 'toolu_args02', content: expect.stringContaining('mcp.invalid_params'), is_error: true },
+        { type: 'tool_result', tool_use_id: 'toolu_add03', content: '5' },
+      ],
+    });
+    expect(await handle.query(statusQuery)).toMatchObject({ toolCalls: 3, toolErrors: 0, hostToolErrors: 2 });
+    // -32602 is the server's final answer: the call is not retried (one attempt per callTool activity).
+    const events = (await handle.fetchHistory()).events ?? [];
+    const toolCallIds = new Set(
+      events.filter((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'callTool').map((event) => String(event.eventId)),
+    );
+    const attempts = events.flatMap((event) => {
+      const started = event.activityTaskStartedEventAttributes;
+      return started && toolCallIds.has(String(started.scheduledEventId)) ? [started.attempt] : [];
+    });
+    // Two activities: the unknown tool never leaves the workflow.
+    expect(attempts).toEqual([1, 1]);
+  });
+
+  test('secrets: neither the API key nor an MCP env value appears anywhere in any workflow history', async () => {
+    const from = w.fake.requests.length;
+    w.fake.enqueue(
+      {
+        kind: 'message',
+        content: [{ type: 'tool_use', id: 'toolu_echo01', name: 'slow_echo', input: { text: 'secret-check', ms: 10 } }],
+        stop_reason: 'tool_use',
+      },
+      ok('Echoed.'),
+    );
+    // Long enough for the codec to gzip its payloads: the history reader must decode those too.
+    const { turn } = await firstTurn(`${'echo once. '.repeat(7000)}(a long message)`);
+    expect(turn).toMatchObject({ status: 'completed', toolCalls: 1 });
+    // The key did go over the wire (S6), and the lab server did get its env (LAB_LOG works)…
+    expect(w.fake.requests.slice(from).map((request) => request.headers['x-api-key'])).toEqual([TEST_API_KEY, TEST_API_KEY]);
+    expect(labLines('secret-check')).toEqual(['start secret-check', 'end secret-check']);
+
+    for (const { handle, userText } of handles) {
+      const text = await historyText(handle);
+      // …and each history reads as text (payloads decoded): absence below means something.
+      expect(text).toContain('callClaude');
+      expect(text).toContain('callTool');
+      expect(text).toContain(userText);
+      expect(text).not.toContain(TEST_API_KEY);
+      expect(text).not.toContain(LAB_SECRET);
+      expect(text).not.toContain(labLog);
+    }
+  });
+});
