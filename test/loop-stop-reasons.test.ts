@@ -159,6 +159,11 @@ describe('stop reasons and the loop limit', () => {
       ...messagesOf(requests[0]),
       { role: 'assistant', content: [{ type: 'text', text: 'Still working…' }] },
     ]);
+    // Stored as ONE assistant message: the continuation joins the paused reply (roles alternate).
+    expect(await handle.query(messagesQuery)).toEqual([
+      { role: 'user', content: 'long task' },
+      { role: 'assistant', content: [{ type: 'text', text: 'Still working…' }, { type: 'text', text: 'Done.' }] },
+    ]);
 
     const next = await handle.executeUpdate(sendMessageUpdate, { args: ['and then?'] });
     expect(next).toMatchObject({ status: 'completed', text: 'Next one.' });

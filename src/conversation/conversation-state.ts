@@ -6,6 +6,7 @@ import { digestOf, extendDigest, EMPTY_DIGEST } from './digest';
 import { withUserText } from './transcript';
 import { addUsage, NO_USAGE, type ReplyUsage } from './usage-totals';
 import type {
+  ContentBlockParam,
   ConversationOptions,
   ConversationStatus,
   MessageParam,
@@ -74,6 +75,22 @@ export function appendMessages(state: ConversationState, ...messages: MessagePar
     state.messages.push(message);
     state.digest = extendDigest(state.digest, message);
   }
+}
+
+/**
+ * Appends Claude's reply. After `pause_turn` the history already ends with this turn's paused
+ * assistant message; the continuation joins it, so roles keep alternating (the API itself treats
+ * the continuation as the same assistant turn). Rare, so the digest is recomputed then.
+ */
+export function appendAssistant(state: ConversationState, content: ContentBlockParam[]): void {
+  const last = state.messages[state.messages.length - 1];
+  if (last?.role !== 'assistant') {
+    appendMessages(state, { role: 'assistant', content });
+    return;
+  }
+  const previous: ContentBlockParam[] = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content;
+  state.messages = [...state.messages.slice(0, -1), { role: 'assistant', content: [...previous, ...content] }];
+  state.digest = digestOf(state.messages);
 }
 
 /**

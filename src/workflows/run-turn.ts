@@ -5,6 +5,7 @@
 import { workflowInfo } from '@temporalio/workflow';
 import {
   addUserText,
+  appendAssistant,
   appendMessages,
   recordModelCall,
   type ConversationState,
@@ -74,10 +75,10 @@ export async function runTurn(state: ConversationState, turn: PendingTurn): Prom
           // Nothing to answer: an empty tool_result message would make every later request invalid.
           const why = 'the reply had stop_reason tool_use but no tool_use block';
           const content = withoutToolUses(reply.content, why);
-          appendMessages(state, { role: 'assistant', content });
+          appendAssistant(state, content);
           return result('unknown_stop_reason', textOf(content), reply.stopReason, why);
         }
-        appendMessages(state, { role: 'assistant', content: reply.content });
+        appendAssistant(state, reply.content);
         if (modelCalls >= state.options.maxIterations) {
           appendMessages(state, toolResultsMessage(notRunResults(toolUses, state.options.maxIterations)));
           return result('iteration_limit', textOf(reply.content), reply.stopReason,
@@ -89,7 +90,7 @@ export async function runTurn(state: ConversationState, turn: PendingTurn): Prom
         continue;
       }
       case 'continue':
-        appendMessages(state, { role: 'assistant', content: reply.content });
+        appendAssistant(state, reply.content);
         if (modelCalls >= state.options.maxIterations) {
           return result('iteration_limit', textOf(reply.content), reply.stopReason,
             `stopped after ${modelCalls} model calls (the limit per turn) while Claude paused its turn`);
@@ -97,7 +98,7 @@ export async function runTurn(state: ConversationState, turn: PendingTurn): Prom
         continue;
       case 'end': {
         const content = withoutToolUses(reply.content, decision.why ?? `stop_reason ${String(reply.stopReason)}`);
-        appendMessages(state, { role: 'assistant', content });
+        appendAssistant(state, content);
         return result(decision.status, textOf(content), reply.stopReason, decision.why);
       }
       default: {
