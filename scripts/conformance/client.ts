@@ -25,6 +25,11 @@ import { sampleArguments } from './sample-arguments';
 /** The name the test server has in the host's configuration. */
 const SERVER_NAME = 'conformance';
 
+/** Runs one activity in the mock activity context (the SDK's `run` cannot infer the result type). */
+function inActivity<I, O>(env: MockActivityEnvironment, activity: (input: I) => Promise<O>, input: I): Promise<O> {
+  return env.run<[I], O, (input: I) => Promise<O>>(activity, input);
+}
+
 function log(line: string): void {
   process.stderr.write(`${line}\n`);
 }
@@ -44,7 +49,7 @@ async function runHost(url: string, scenario: string): Promise<void> {
     report('initialized', { server: client.getServerVersion() ?? null, capabilities: client.getServerCapabilities() ?? null });
 
     const listTools = createListTools(new ToolCatalogCache(connections));
-    const listed = await activities.run(listTools, {});
+    const listed = await inActivity(activities, listTools, {});
     if (!listed.changed) throw new Error('listTools answered "unchanged" without a known digest');
     const { tools, routes } = listed.catalog;
     report('tools', { names: tools.map((tool) => tool.name) });
@@ -54,7 +59,7 @@ async function runHost(url: string, scenario: string): Promise<void> {
       const route = routes[tool.name];
       if (route === undefined) throw new Error(`the catalogue has no route for tool "${tool.name}"`);
       const args = sampleArguments(tool.input_schema);
-      const result = await activities.run(callTool, {
+      const result = await inActivity(activities, callTool, {
         server: route.server,
         tool: route.name,
         arguments: args,
