@@ -21,7 +21,7 @@ export default tseslint.config(
   {
     // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no activity
     // implementations (type imports are erased and allowed), nothing with I/O.
-    files: ['src/workflows/**/*.ts', 'src/conversation/**/*.ts'],
+    files: ['src/workflows/**/*.ts', 'src/conversation/**/*.ts', 'src/context/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -69,7 +69,8 @@ describe('mcp-host CLI', () => {
       { kind: 'message', content: [{ type: 'text', text: '上海今天多云，22°C。' }], stop_reason: 'end_turn' },
     );
     const id = `cli-${randomUUID()}`;
-    const started = await cli(['start', '--id', id, '--system', '你是一个专业的天气助手，回答简洁。', '--wait', '你好']);
+    // --no-cache: this test pins the seed's exact wire structure; caching is tested on its own.
+    const started = await cli(['start', '--id', id, '--no-cache', '--system', '你是一个专业的天气助手，回答简洁。', '--wait', '你好']);
     expect(started).toMatchObject({ code: 0, stdout: `${id}\n你好，有什么可以帮你？\n` });
     expect(await cli(['send', id, '北京今天天气怎么样'])).toMatchObject({ code: 0, stdout: '北京今天晴，25°C，适合出门。\n' });
     expect(await cli(['send', id, '那上海呢'])).toMatchObject({ code: 0, stdout: '上海今天多云，22°C。\n' });

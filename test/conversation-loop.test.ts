@@ -42,7 +42,7 @@ describe('conversation loop (seed §7.2)', () => {
     const handle = await w.client.workflow.start(conversationWorkflow, {
       taskQueue: w.taskQueue,
       workflowId: `seed-${randomUUID()}`,
-      args: [{ options: conversationOptions({ system: SYSTEM }) }],
+      args: [{ options: conversationOptions({ system: SYSTEM, promptCache: { enabled: false } }) }],
     });
     const first = await handle.executeUpdate(sendMessageUpdate, { args: ['你好'] });
     expect(first).toMatchObject({ status: 'completed', text: '你好，有什么可以帮你？', modelCalls: 1, toolCalls: 0 });

@@ -45,10 +45,10 @@ describe('lab server over stdio', () => {
     return readFileSync(logFile, 'utf8').split('\n').filter((line) => line !== '');
   }
 
-  it('identifies itself and lists its four tools', async () => {
+  it('identifies itself and lists its tools', async () => {
     expect(client!.getServerVersion()?.name).toBe('lab-server');
     const { tools } = await client!.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['add', 'fail', 'slow_echo', 'tiny_png']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['add', 'blob', 'fail', 'slow_echo', 'tiny_png']);
     const slowEcho = tools.find((tool) => tool.name === 'slow_echo');
     expect(slowEcho?.inputSchema).toMatchObject({
       type: 'object',

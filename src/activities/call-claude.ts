@@ -1,25 +1,18 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import { Context } from '@temporalio/activity';
+import { withCacheBreakpoints } from '../claude/cache-breakpoints';
 import { toRequestContent } from '../claude/reply-content';
+import { applyContextStrategy } from '../context/context-strategy';
 import { classified } from './classify-error';
 import type { TranscriptReader } from './transcript-reader';
 import type { ClaudeCallInput, ClaudeReply } from './types';
+import { withHeartbeats } from './with-heartbeats';
 
 /** What `callClaude` needs from the worker. */
 export interface CallClaudeDeps {
   claude: Anthropic;
   transcripts: TranscriptReader;
-}
-
-/** Heartbeats while the HTTP call is in flight, so a dead worker is noticed within the heartbeat timeout. */
-async function withHeartbeats<T>(work: Promise<T>): Promise<T> {
-  const timer = setInterval(() => Context.current().heartbeat(), 1000);
-  try {
-    return await work;
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 /**
@@ -29,16 +22,26 @@ async function withHeartbeats<T>(work: Promise<T>): Promise<T> {
 export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput) => Promise<ClaudeReply> {
   return (input) =>
     classified(async () => {
-      const [messages, tools] = await Promise.all([
+      const [messages, tools, summary] = await Promise.all([
         deps.transcripts.messages(input.transcript),
         deps.transcripts.tools(input.transcript, input.catalogDigest),
+        deps.transcripts.summary(input.transcript, input.context.summaryCovers),
       ]);
+      // What is sent is a view of the stored history (seed §7.3), with cache breakpoints on it.
+      const request = withCacheBreakpoints(
+        {
+          ...(input.system !== undefined ? { system: input.system } : {}),
+          ...(tools.length > 0 ? { tools } : {}),
+          messages: applyContextStrategy(messages, input.context.strategy, summary),
+        },
+        input.promptCache,
+      );
       const body: MessageCreateParamsNonStreaming = {
         model: input.model,
         max_tokens: input.maxTokens,
-        ...(input.system !== undefined ? { system: input.system } : {}),
-        messages,
-        ...(tools.length > 0 ? { tools } : {}),
+        ...(request.system !== undefined ? { system: request.system } : {}),
+        messages: request.messages,
+        ...(request.tools !== undefined ? { tools: request.tools } : {}),
       };
       const reply = await withHeartbeats(
         deps.claude.messages.create(body, { signal: Context.current().cancellationSignal }),

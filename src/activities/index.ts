@@ -9,6 +9,7 @@ import { ToolCatalogCache } from '../mcp/tool-catalog';
 import { createCallClaude } from './call-claude';
 import { createCallTool } from './call-tool';
 import { createListTools } from './list-tools';
+import { createSummarizeContext } from './summarize-context';
 import { TranscriptReader } from './transcript-reader';
 import type { ConversationActivities } from './types';
 
@@ -23,8 +24,10 @@ export interface ActivityDeps {
 
 /** Creates the activities of the conversation workflow. */
 export function createActivities(deps: ActivityDeps): ConversationActivities {
+  const transcripts = new TranscriptReader(deps.temporal);
   return {
-    callClaude: createCallClaude({ claude: deps.claude, transcripts: new TranscriptReader(deps.temporal) }),
+    callClaude: createCallClaude({ claude: deps.claude, transcripts }),
+    summarizeContext: createSummarizeContext({ claude: deps.claude, transcripts }),
     listTools: createListTools(new ToolCatalogCache(deps.mcp)),
     callTool: createCallTool({
       connections: deps.mcp,

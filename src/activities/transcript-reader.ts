@@ -7,7 +7,8 @@
 import type { Client } from '@temporalio/client';
 import { digestOf } from '../conversation/digest';
 import type { MessageParam, Tool, TranscriptRef } from '../conversation/types';
-import { messagesSliceQuery, toolsQuery } from '../workflows/definitions';
+import type { ContextSummary } from '../context/context-summary';
+import { contextSummaryQuery, messagesSliceQuery, toolsQuery } from '../workflows/definitions';
 import { HostError } from './host-error';
 
 interface Cached {
@@ -24,6 +25,7 @@ const MAX_CONVERSATIONS = 256;
 export class TranscriptReader {
   private readonly transcripts = new Map<string, Cached>();
   private readonly toolLists = new Map<string, Tool[]>();
+  private readonly summaries = new Map<string, ContextSummary>();
 
   constructor(private readonly client: Client) {}
 
@@ -61,6 +63,21 @@ export class TranscriptReader {
     if (this.toolLists.size >= MAX_CONVERSATIONS) this.toolLists.clear();
     this.toolLists.set(catalogDigest, answer.tools);
     return answer.tools;
+  }
+
+  /** The workflow's context summary, which must cover `covers` messages (0: no summary wanted). */
+  async summary(ref: TranscriptRef, covers: number): Promise<ContextSummary | undefined> {
+    if (covers === 0) return undefined;
+    const key = `${ref.workflowId}#${covers}`;
+    const cached = this.summaries.get(key);
+    if (cached) return cached;
+    const summary = await this.client.workflow.getHandle(ref.workflowId, ref.runId).query(contextSummaryQuery);
+    if (summary?.coveredMessages !== covers) {
+      throw new HostError(`context summary changed under the call (${String(summary?.coveredMessages)} ≠ ${covers})`, 'host.summary_mismatch', true);
+    }
+    if (this.summaries.size >= MAX_CONVERSATIONS) this.summaries.clear();
+    this.summaries.set(key, summary);
+    return summary;
   }
 
   private async extend(ref: TranscriptRef, from: Cached): Promise<Cached> {

@@ -3,6 +3,9 @@
  * None carries the conversation or a secret: the Claude call gets a reference and reads the
  * messages from the workflow; tool calls name a server, never its command, env or headers.
  */
+import type { CacheOptions } from '../claude/cache-breakpoints';
+import type { ContextStrategy } from '../context/context-strategy';
+import type { ContextSummary } from '../context/context-summary';
 import type { ContentBlockParam, StopReason, ToolCatalog, TranscriptRef } from '../conversation/types';
 import type { ToolResultBlock } from '../conversation/transcript';
 import type { ReplyUsage } from '../conversation/usage-totals';
@@ -15,6 +18,24 @@ export interface ClaudeCallInput {
   model: string;
   maxTokens: number;
   system?: string;
+  /** What of the transcript to send; with a summary, how many messages it covers (read by query). */
+  context: { strategy: ContextStrategy; summaryCovers: number };
+  promptCache: CacheOptions;
+}
+
+/** Input of `summarizeContext`: which older messages to fold into the summary. */
+export interface SummarizeInput {
+  transcript: TranscriptRef;
+  model: string;
+  keepRecentTurns: number;
+  /** Messages the current summary covers (0: none yet); its text is read from the workflow. */
+  previousCovers: number;
+}
+
+/** A new summary (null when there was nothing new to fold in) and what writing it cost. */
+export interface SummarizeResult {
+  summary: ContextSummary | null;
+  usage: ReplyUsage;
 }
 
 /** One Messages API response, in the request form its content goes back in. */
@@ -58,4 +79,5 @@ export interface ConversationActivities {
   callClaude(input: ClaudeCallInput): Promise<ClaudeReply>;
   listTools(input: ListToolsInput): Promise<ListToolsResult>;
   callTool(input: ToolCallInput): Promise<ToolCallOutput>;
+  summarizeContext(input: SummarizeInput): Promise<SummarizeResult>;
 }

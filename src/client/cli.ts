@@ -9,6 +9,9 @@ import type { TurnResult } from '../conversation/types';
 import { runChat } from './chat';
 import { endConversation, history, sendMessage, startConversation, status } from './commands';
 import { connectClient } from './connect';
+import type { ConversationOptionsInput } from './conversation-options';
+import { parseContextStrategy } from '../context/strategy-spec';
+import type { ContextStrategy } from '../context/context-strategy';
 import { renderHistory } from './render-history';
 
 /** Thrown for wrong usage: printed with the usage text, exit code 2. */
@@ -16,12 +19,13 @@ export class UsageError extends Error {}
 
 /** The usage text. */
 export const USAGE = `usage:
-  mcp-host start [--id ID] [--system TEXT] [--model M] [--max-tokens N] [--max-iterations N] [--wait] MESSAGE
+  mcp-host start [--id ID] [--system TEXT] [--model M] [--max-tokens N] [--max-iterations N]
+                [--context keep_all|last_turns:N|placeholder_tool_results:N|summarize:N] [--no-cache] [--wait] MESSAGE
   mcp-host send ID MESSAGE
   mcp-host history ID [--json]
   mcp-host status ID [--json]
   mcp-host end ID
-  mcp-host chat [--id ID] [--system TEXT] [--model M]
+  mcp-host chat [--id ID] [--system TEXT] [--model M] [--context SPEC] [--no-cache]
 environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, MCP_HOST_TASK_QUEUE, CLAUDE_MODEL`;
 
 type Out = (text: string) => void;
@@ -55,7 +59,36 @@ const CONVERSATION_FLAGS = {
   model: { type: 'string' },
   'max-tokens': { type: 'string' },
   'max-iterations': { type: 'string' },
+  context: { type: 'string' },
+  'no-cache': { type: 'boolean' },
 } as const;
+
+/** The conversation options the shared flags set. */
+function conversationFlags(values: {
+  model?: string | undefined;
+  system?: string | undefined;
+  'max-tokens'?: string | undefined;
+  'max-iterations'?: string | undefined;
+  context?: string | undefined;
+  'no-cache'?: boolean | undefined;
+}): ConversationOptionsInput {
+  const maxTokens = positiveInt('max-tokens', values['max-tokens']);
+  const maxIterations = positiveInt('max-iterations', values['max-iterations']);
+  let context: ContextStrategy | undefined;
+  try {
+    context = values.context !== undefined ? parseContextStrategy(values.context) : undefined;
+  } catch (e) {
+    throw new UsageError(`--context: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return {
+    ...(values.model !== undefined ? { model: values.model } : {}),
+    ...(values.system !== undefined ? { system: values.system } : {}),
+    ...(maxTokens !== undefined ? { maxTokens } : {}),
+    ...(maxIterations !== undefined ? { maxIterations } : {}),
+    ...(context !== undefined ? { context } : {}),
+    ...(values['no-cache'] === true ? { promptCache: { enabled: false } } : {}),
+  };
+}
 
 /** Runs one CLI invocation; returns the exit code. */
 export async function runCli(argv: string[], settings: Settings = readSettings(), out: Out = console.log, err: Out = console.error): Promise<number> {
@@ -76,18 +109,12 @@ export async function runCli(argv: string[], settings: Settings = readSettings()
       case 'start': {
         const { values, positionals } = parse({ ...CONVERSATION_FLAGS, wait: { type: 'boolean' } });
         const [message] = exactly(positionals, ['MESSAGE']);
-        const maxTokens = positiveInt('max-tokens', values['max-tokens']);
-        const maxIterations = positiveInt('max-iterations', values['max-iterations']);
+        const conversation = conversationFlags(values);
         const started = await startConversation({ client: await client(), taskQueue: settings.taskQueue }, message ?? '', {
           ...(values.id !== undefined ? { id: values.id } : {}),
           wait: values.wait === true,
           defaultModel: settings.model,
-          conversation: {
-            ...(values.model !== undefined ? { model: values.model } : {}),
-            ...(values.system !== undefined ? { system: values.system } : {}),
-            ...(maxTokens !== undefined ? { maxTokens } : {}),
-            ...(maxIterations !== undefined ? { maxIterations } : {}),
-          },
+          conversation,
         });
         out(started.id);
         return started.result ? printTurn(started.result, out, err) : 0;
@@ -114,6 +141,7 @@ export async function runCli(argv: string[], settings: Settings = readSettings()
                 `state: ${s.state}   turns: ${s.turnsCompleted}   pending: ${s.pendingTurns}   messages: ${s.messageCount}   tools: ${s.toolCount}`,
                 `model calls: ${s.modelCalls}   tool calls: ${s.toolCalls} (errors: ${s.toolErrors}, host errors: ${s.hostToolErrors})`,
                 `tokens: input ${s.usage.inputTokens}, output ${s.usage.outputTokens}, cache write ${s.usage.cacheCreationInputTokens}, cache read ${s.usage.cacheReadInputTokens}`,
+                `cost: ${s.cost.priced ? `$${s.cost.usd.toFixed(4)} (estimate)` : `unpriced model`}   context: ${s.context.strategy}, last prompt ${s.context.lastPromptTokens} of ${s.context.contextWindow} tokens${s.context.summaryCovers > 0 ? `, summary covers ${s.context.summaryCovers} messages` : ''}`,
                 `last stop_reason: ${s.lastStopReason ?? '-'}   last turn: ${s.lastTurn ? s.lastTurn.status : '-'}`,
               ].join('\n'),
         );
@@ -130,10 +158,7 @@ export async function runCli(argv: string[], settings: Settings = readSettings()
         exactly(positionals, []);
         return await runChat(await client(), settings, {
           ...(values.id !== undefined ? { id: values.id } : {}),
-          conversation: {
-            ...(values.model !== undefined ? { model: values.model } : {}),
-            ...(values.system !== undefined ? { system: values.system } : {}),
-          },
+          conversation: conversationFlags(values),
         });
       }
       default:

@@ -13,6 +13,12 @@ export function conversationOptions(input: ConversationOptionsInput, defaultMode
     toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs ?? 30_000,
     modelHeartbeatTimeoutMs: input.modelHeartbeatTimeoutMs ?? 30_000,
     ...(input.system !== undefined && input.system !== '' ? { system: input.system } : {}),
+    ...(input.continueAsNewAfterEvents !== undefined ? { continueAsNewAfterEvents: input.continueAsNewAfterEvents } : {}),
+    ...(input.context !== undefined ? { context: input.context } : {}),
+    ...(input.promptCache !== undefined ? { promptCache: input.promptCache } : {}),
+    ...(input.contextWindow !== undefined ? { contextWindow: input.contextWindow } : {}),
+    ...(input.compactionThreshold !== undefined ? { compactionThreshold: input.compactionThreshold } : {}),
+    ...(input.prices !== undefined ? { prices: input.prices } : {}),
   };
   const positive = (name: string, value: number): void => {
     if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${String(value)}`);
@@ -22,5 +28,11 @@ export function conversationOptions(input: ConversationOptionsInput, defaultMode
   positive('maxIterations', options.maxIterations);
   positive('toolHeartbeatTimeoutMs', options.toolHeartbeatTimeoutMs);
   positive('modelHeartbeatTimeoutMs', options.modelHeartbeatTimeoutMs);
+  if (options.continueAsNewAfterEvents !== undefined) positive('continueAsNewAfterEvents', options.continueAsNewAfterEvents);
+  if (options.contextWindow !== undefined) positive('contextWindow', options.contextWindow);
+  const threshold = options.compactionThreshold;
+  if (threshold !== undefined && !(threshold > 0 && threshold <= 1)) {
+    throw new Error(`compactionThreshold must be in (0, 1], got ${String(threshold)}`);
+  }
   return options;
 }

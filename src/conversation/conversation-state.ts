@@ -2,6 +2,11 @@
  * The conversation workflow's state and its pure transitions. The workflow owns one of these;
  * everything here is deterministic and testable without Temporal.
  */
+import { DEFAULT_CONTEXT_STRATEGY, type ContextStrategy } from '../context/context-strategy';
+import type { ContextSummary } from '../context/context-summary';
+import { contextWindowOf } from '../context/context-windows';
+import { formatContextStrategy } from '../context/strategy-spec';
+import { estimateCost } from './cost';
 import { digestOf, extendDigest, EMPTY_DIGEST } from './digest';
 import { withUserText } from './transcript';
 import { addUsage, NO_USAGE, type ReplyUsage } from './usage-totals';
@@ -37,6 +42,17 @@ export interface ConversationState {
   usage: UsageTotals;
   lastStopReason: string | null;
   endRequested: boolean;
+  /** What is sent to Claude: starts as configured, only ever made stronger by the guard. */
+  contextStrategy: ContextStrategy;
+  /** The summary of older turns (summarize strategy). */
+  contextSummary: ContextSummary | null;
+  /** Tokens of the last prompt (cached parts included): what the guard reads. */
+  lastPromptTokens: number;
+}
+
+/** The context window the guard works with: configured, or known for the model. */
+export function contextWindowFor(options: ConversationOptions): number {
+  return options.contextWindow ?? contextWindowOf(options.model);
 }
 
 /** A fresh conversation. */
@@ -59,6 +75,9 @@ export function newConversationState(options: ConversationOptions): Conversation
     usage: NO_USAGE,
     lastStopReason: null,
     endRequested: false,
+    contextStrategy: options.context ?? DEFAULT_CONTEXT_STRATEGY,
+    contextSummary: null,
+    lastPromptTokens: 0,
   };
 }
 
@@ -137,5 +156,12 @@ export function statusOf(state: ConversationState, ended: boolean): Conversation
     lastTurn: state.lastTurn,
     messageCount: state.messages.length,
     toolCount: state.catalog?.tools.length ?? 0,
+    cost: estimateCost(state.usage, state.options.model, state.options.prices),
+    context: {
+      strategy: formatContextStrategy(state.contextStrategy),
+      summaryCovers: state.contextSummary?.coveredMessages ?? 0,
+      lastPromptTokens: state.lastPromptTokens,
+      contextWindow: contextWindowFor(state.options),
+    },
   };
 }

@@ -3,6 +3,9 @@
  * client reads. Pure types only: this module is imported by the workflow sandbox.
  */
 import type { ContentBlockParam, MessageParam, StopReason, Tool } from '@anthropic-ai/sdk/resources/messages';
+import type { CacheOptions } from '../claude/cache-breakpoints';
+import type { ContextStrategy } from '../context/context-strategy';
+import type { CostEstimate, PriceTable } from './cost';
 
 export type { ContentBlockParam, MessageParam, StopReason, Tool };
 
@@ -23,6 +26,16 @@ export interface ConversationOptions {
    * it (it does at about 4 MB or 4,096 events). Unset: only when suggested.
    */
   continueAsNewAfterEvents?: number;
+  /** What of the history is sent to Claude (seed §7.3); the stored history is never cut. Default: keep all. */
+  context?: ContextStrategy;
+  /** `cache_control` breakpoints on tools, system and the moving end. Default: on. */
+  promptCache?: CacheOptions;
+  /** The model's context window in tokens, when the built-in table does not know the model. */
+  contextWindow?: number;
+  /** Fraction of the window at which the guard switches to a stronger context strategy (default 0.8). */
+  compactionThreshold?: number;
+  /** Prices for the cost estimate; default: the built-in table. */
+  prices?: PriceTable;
 }
 
 /** Where an MCP tool lives: the Claude-visible name maps back to exactly this. */
@@ -100,6 +113,17 @@ export interface ConversationStatus {
   lastTurn: TurnResult | null;
   messageCount: number;
   toolCount: number;
+  /** An estimate from the usage totals and the price table. */
+  cost: CostEstimate;
+  context: {
+    /** The strategy in force (it only ever gets stronger, when the guard trips). */
+    strategy: string;
+    /** Messages the current summary stands for (summarize strategy). */
+    summaryCovers: number;
+    /** Tokens of the last prompt, cached parts included. */
+    lastPromptTokens: number;
+    contextWindow: number;
+  };
 }
 
 /** What the workflow returns when the conversation ends. */

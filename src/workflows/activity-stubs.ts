@@ -15,6 +15,15 @@ export function claudeActivities(options: ConversationOptions): Pick<Conversatio
   });
 }
 
+/** The summariser: a Claude call like any other, so the same timeouts and retries. */
+export function summaryActivities(options: ConversationOptions): Pick<ConversationActivities, 'summarizeContext'> {
+  return proxyActivities<ConversationActivities>({
+    startToCloseTimeout: '10 minutes',
+    heartbeatTimeout: options.modelHeartbeatTimeoutMs,
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
+  });
+}
+
 /** Tool listing: cheap and idempotent, so retried freely for a while. */
 export const catalogActivities: Pick<ConversationActivities, 'listTools'> = proxyActivities<ConversationActivities>({
   startToCloseTimeout: '2 minutes',

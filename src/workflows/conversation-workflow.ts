@@ -13,6 +13,7 @@ import {
 } from '../conversation/conversation-state';
 import type { ConversationOptions, ConversationSummary, TurnResult } from '../conversation/types';
 import {
+  contextSummaryQuery,
   endSignal,
   messagesQuery,
   messagesSliceQuery,
@@ -42,6 +43,7 @@ function installHandlers(state: ConversationState, ended: () => boolean): void {
   setHandler(messagesSliceQuery, (from, to) => state.messages.slice(from, to));
   setHandler(toolsQuery, () => ({ digest: state.catalog?.digest ?? '', tools: state.catalog?.tools ?? [] }));
   setHandler(statusQuery, () => statusOf(state, ended()));
+  setHandler(contextSummaryQuery, () => state.contextSummary);
   setHandler(userMessageSignal, (text) => {
     if (text.trim() === '' || state.endRequested) return;
     enqueueTurn(state, text, false);

@@ -3,6 +3,7 @@
  * worker's activities, the client and the tests (house rule 3).
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { ContextSummary } from '../context/context-summary';
 import type { ConversationStatus, MessageParam, Tool, TurnResult } from '../conversation/types';
 
 /** A new user turn; queued while another turn runs, processed in order. */
@@ -25,3 +26,6 @@ export const toolsQuery = defineQuery<{ digest: string; tools: Tool[] }>('tools'
 
 /** State, counts, usage totals, last stop reason, pending turns. */
 export const statusQuery = defineQuery<ConversationStatus>('status');
+
+/** The current context summary (summarize strategy), for the Claude activity; null when none. */
+export const contextSummaryQuery = defineQuery<ContextSummary | null>('contextSummary');

@@ -8,13 +8,18 @@ import {
   appendAssistant,
   appendMessages,
   recordModelCall,
+  contextWindowFor,
   type ConversationState,
 } from '../conversation/conversation-state';
 import { decideOnStopReason } from '../conversation/stop-decision';
 import { textOf, toolResultsMessage, toolUsesOf, withoutToolUses } from '../conversation/transcript';
-import type { PendingTurn, TurnResult, TurnStatus } from '../conversation/types';
+import type { PendingTurn, TranscriptRef, TurnResult, TurnStatus } from '../conversation/types';
 import type { ClaudeReply } from '../activities/types';
-import { catalogActivities, claudeActivities } from './activity-stubs';
+import { catalogActivities, claudeActivities, summaryActivities } from './activity-stubs';
+import { decideCompaction, promptTokensOf } from '../context/context-guard';
+import { canEscalate, escalate } from '../context/escalate-strategy';
+import { summaryDue } from '../context/summary-split';
+import { addUsage } from '../conversation/usage-totals';
 import { failureMessage } from './failure-message';
 import { notRunResults, runTools } from './run-tools';
 
@@ -23,16 +28,65 @@ async function refreshCatalog(state: ConversationState): Promise<void> {
   if (listed.changed) state.catalog = listed.catalog;
 }
 
-async function askClaude(state: ConversationState): Promise<ClaudeReply> {
+function transcriptRef(state: ConversationState): TranscriptRef {
   const { workflowId, runId } = workflowInfo();
+  return { workflowId, runId, messageCount: state.messages.length, digest: state.digest };
+}
+
+/**
+ * Summarize strategy: folds turns that aged out of the recent window into the summary before the
+ * next call. A failed summary keeps the previous one: the view sent stays valid either way.
+ */
+async function refreshSummary(state: ConversationState, force: boolean): Promise<void> {
+  const strategy = state.contextStrategy;
+  if (strategy.kind !== 'summarize') return;
+  if (!summaryDue(state.messages, strategy.keepRecentTurns, state.contextSummary ?? undefined, { force })) return;
+  try {
+    const result = await summaryActivities(state.options).summarizeContext({
+      transcript: transcriptRef(state),
+      model: state.options.model,
+      keepRecentTurns: strategy.keepRecentTurns,
+      previousCovers: state.contextSummary?.coveredMessages ?? 0,
+    });
+    state.usage = addUsage(state.usage, result.usage);
+    if (result.summary) state.contextSummary = result.summary;
+  } catch {
+    // Keep the previous summary; the next due point tries again.
+  }
+}
+
+async function askClaude(state: ConversationState): Promise<ClaudeReply> {
   const { model, maxTokens, system } = state.options;
+  const strategy = state.contextStrategy;
   return claudeActivities(state.options).callClaude({
-    transcript: { workflowId, runId, messageCount: state.messages.length, digest: state.digest },
+    transcript: transcriptRef(state),
     catalogDigest: state.catalog?.digest ?? '',
     model,
     maxTokens,
     ...(system !== undefined ? { system } : {}),
+    context: { strategy, summaryCovers: strategy.kind === 'summarize' ? (state.contextSummary?.coveredMessages ?? 0) : 0 },
+    promptCache: state.options.promptCache ?? { enabled: true },
   });
+}
+
+/**
+ * The context guard: from the reply's usage, decides whether the next prompt risks the context
+ * window and, if so, switches to a stronger strategy for the rest of the conversation.
+ */
+function guardContext(state: ConversationState, reply: ClaudeReply): boolean {
+  state.lastPromptTokens = promptTokensOf(reply.usage);
+  const exceeded = reply.stopReason === 'model_context_window_exceeded' && canEscalate(state.contextStrategy);
+  const compact =
+    exceeded ||
+    decideCompaction({
+      lastInputTokens: state.lastPromptTokens,
+      lastOutputTokens: reply.usage.output_tokens,
+      contextWindow: contextWindowFor(state.options),
+      ...(state.options.compactionThreshold !== undefined ? { threshold: state.options.compactionThreshold } : {}),
+      strategy: state.contextStrategy,
+    }) === 'compact';
+  if (compact) state.contextStrategy = escalate(state.contextStrategy);
+  return compact;
 }
 
 /** Runs one turn to its end and returns its result; never throws for model or tool failures. */
@@ -57,7 +111,9 @@ export async function runTurn(state: ConversationState, turn: PendingTurn): Prom
     return result('failed', '', null, `could not list the MCP tools: ${failureMessage(err)}`);
   }
 
+  let forceSummary = false;
   for (;;) {
+    await refreshSummary(state, forceSummary);
     let reply: ClaudeReply;
     try {
       reply = await askClaude(state);
@@ -67,6 +123,7 @@ export async function runTurn(state: ConversationState, turn: PendingTurn): Prom
     }
     modelCalls += 1;
     recordModelCall(state, reply.usage, reply.stopReason);
+    forceSummary = guardContext(state, reply);
     const decision = decideOnStopReason(reply.stopReason);
     switch (decision.kind) {
       case 'run_tools': {

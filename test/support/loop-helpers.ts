@@ -20,7 +20,9 @@ export async function startConversation(w: TestWorker, options: ConversationOpti
   return w.client.workflow.start(conversationWorkflow, {
     taskQueue: w.taskQueue,
     workflowId: `${prefix}-${randomUUID()}`,
-    args: [{ options: conversationOptions(options) }],
+    // Loop-structure tests read requests as the seed writes them, so prompt caching is off unless a
+    // test turns it on; caching has its own tests (test/context-in-the-loop.test.ts).
+    args: [{ options: conversationOptions({ promptCache: { enabled: false }, ...options }) }],
   });
 }
 

@@ -1,0 +1,54 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { Context } from '@temporalio/activity';
+import { splitForSummary } from '../context/summary-split';
+import { summaryPrompt } from '../context/summary-prompt';
+import { textOf } from '../conversation/transcript';
+import { toRequestContent } from '../claude/reply-content';
+import { classified } from './classify-error';
+import type { TranscriptReader } from './transcript-reader';
+import type { SummarizeInput, SummarizeResult } from './types';
+import { withHeartbeats } from './with-heartbeats';
+
+/** Tokens a summary may take. */
+const SUMMARY_MAX_TOKENS = 1024;
+
+/**
+ * The `summarizeContext` activity (summarize strategy, seed §7.3): asks Claude, without tools, to
+ * fold the turns that aged out of the recent window into the running summary. The stored history
+ * is untouched; only what later requests send changes.
+ */
+export function createSummarizeContext(deps: {
+  claude: Anthropic;
+  transcripts: TranscriptReader;
+}): (input: SummarizeInput) => Promise<SummarizeResult> {
+  return (input) =>
+    classified(async () => {
+      const [messages, previous] = await Promise.all([
+        deps.transcripts.messages(input.transcript),
+        deps.transcripts.summary(input.transcript, input.previousCovers),
+      ]);
+      const split = splitForSummary(messages, input.keepRecentTurns, previous);
+      const none = { input_tokens: 0, output_tokens: 0 };
+      if (split.coveredMessages === 0 || split.older.length === 0) return { summary: null, usage: none };
+      const reply = await withHeartbeats(
+        deps.claude.messages.create(
+          {
+            model: input.model,
+            max_tokens: SUMMARY_MAX_TOKENS,
+            messages: [{ role: 'user', content: summaryPrompt(split.older, previous?.text) }],
+          },
+          { signal: Context.current().cancellationSignal },
+        ),
+      );
+      const text = textOf(toRequestContent(reply.content)).trim();
+      return {
+        summary: text === '' ? null : { text, coveredMessages: split.coveredMessages },
+        usage: {
+          input_tokens: reply.usage.input_tokens,
+          output_tokens: reply.usage.output_tokens,
+          cache_creation_input_tokens: reply.usage.cache_creation_input_tokens ?? 0,
+          cache_read_input_tokens: reply.usage.cache_read_input_tokens ?? 0,
+        },
+      };
+    });
+}
