@@ -1,10 +1,14 @@
-import { Context } from '@temporalio/activity';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { isTransportFailure } from '../mcp/is-transport-failure';
+import { CancelledFailure, Context } from '@temporalio/activity';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { isToolAllowed } from '../mcp/is-tool-allowed';
+import { transportFailureKind } from '../mcp/is-transport-failure';
 import type { McpConnections } from '../mcp/mcp-connections';
 import { DEFAULT_TOOL_TIMEOUT_MS } from '../mcp/tool-catalog';
 import { toToolResultContent } from '../mcp/tool-result';
 import { classified } from './classify-error';
+import { HostError } from './host-error';
 import type { ToolCallInput, ToolCallOutput } from './types';
 
 /** What `callTool` needs from the worker. */
@@ -14,45 +18,133 @@ export interface CallToolDeps {
   maxResultChars?: number;
 }
 
+/** Heartbeats while the call runs, so a dead worker is noticed long before the call's own timeout. */
+const HEARTBEAT_MS = 1000;
+/** After a call timed out, how long the server gets to answer a ping before its connection is dropped. */
+const PING_TIMEOUT_MS = 5000;
 /**
- * The `callTool` activity: one MCP `tools/call` (seed §5). `isError` results are returned as data;
- * a dead connection is reopened and the call made once more; JSON-RPC errors and timeouts go to the
- * classifier. It heartbeats (with MCP progress as details) and cancels the MCP request when
- * Temporal cancels the activity (the SDK sends `notifications/cancelled`).
+ * Results are taken as sent: `toToolResultContent` converts whatever a server returns block by block,
+ * where the SDK's strict schema would reject a whole result for one unknown block.
+ */
+const AnyResult = z.unknown();
+
+/**
+ * The `callTool` activity: one MCP `tools/call` (seed §5) on the worker's shared connection.
+ *
+ * - `isError` results are data (S10, S14): returned, never thrown.
+ * - JSON-RPC errors (unknown tool, -32602, -32601…) go to the classifier, which makes them
+ *   non-retryable; the workflow then writes the host's `is_error` result for the model (S11).
+ * - A request that never reached the server (dead stdio process, refused connection, expired HTTP
+ *   session) is sent again at once on a new connection. One that was in flight when the connection
+ *   broke may have run: it fails retryable (`mcp.connection_lost`), so the activity's retry policy,
+ *   bounded for tools not marked idempotent, decides whether it runs again.
+ * - A call past the server's `timeoutMs` fails retryable (`mcp.timeout`); the SDK sends
+ *   `notifications/cancelled`, and a server that then does not answer a ping has its connection
+ *   dropped, so the next attempt starts a fresh process instead of queueing behind a wedged one.
+ * - Temporal cancelling the activity cancels the MCP request (`notifications/cancelled`) and the
+ *   activity ends as cancelled.
+ * - It heartbeats every second; MCP progress notifications become the heartbeat details and reset
+ *   the call's timeout.
+ * - Output schemas are not enforced: the result goes to the model as content either way, and failing
+ *   a call that already ran would only invite running it again.
  */
 export function createCallTool(deps: CallToolDeps): (input: ToolCallInput) => Promise<ToolCallOutput> {
-  return (input) =>
-    classified(async () => {
-      const context = Context.current();
-      const server = deps.connections.server(input.server);
-      let progress: unknown;
-      const call = async (): Promise<CallToolResult> => {
-        const client = await deps.connections.client(input.server);
-        return (await client.callTool({ name: input.tool, arguments: input.arguments }, undefined, {
-          signal: context.cancellationSignal,
-          timeout: server.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+  return async (input) => {
+    const context = Context.current();
+    try {
+      return await classified(() => callTool(deps, input, context));
+    } catch (err) {
+      // Ending as cancelled (not failed) is what Temporal expects of a cancelled activity.
+      if (context.cancellationSignal.aborted) throw cancellationOf(context);
+      throw err;
+    }
+  };
+}
+
+async function callTool(deps: CallToolDeps, input: ToolCallInput, context: Context): Promise<ToolCallOutput> {
+  const server = deps.connections.server(input.server);
+  if (!isToolAllowed(server.tools, input.tool)) {
+    throw new HostError(`the tool "${input.tool}" of MCP server "${input.server}" is excluded by the server's tools filter`, 'mcp.tool_denied', false);
+  }
+  const timeoutMs = server.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+  const signal = context.cancellationSignal;
+  let progress: unknown;
+
+  const send = (): Promise<unknown> =>
+    deps.connections.use(input.server, async (client) => {
+      try {
+        return await client.request({ method: 'tools/call', params: { name: input.tool, arguments: input.arguments } }, AnyResult, {
+          signal,
+          timeout: timeoutMs,
           resetTimeoutOnProgress: true,
           onprogress: (update) => {
             progress = update;
             context.heartbeat({ progress });
           },
-        })) as CallToolResult;
-      };
-      const heartbeat = setInterval(() => context.heartbeat({ progress }), 1000);
-      try {
-        let result: CallToolResult;
-        try {
-          result = await call();
-        } catch (err) {
-          if (!isTransportFailure(err)) throw err;
-          context.log.warn(`MCP server "${input.server}" connection failed (${String(err)}); reconnecting`);
-          await deps.connections.reset(input.server);
-          result = await call();
-        }
-        const converted = toToolResultContent(result, deps.maxResultChars !== undefined ? { maxChars: deps.maxResultChars } : {});
-        return { content: converted.content, isError: converted.isError, truncatedChars: converted.truncatedChars };
-      } finally {
-        clearInterval(heartbeat);
+        });
+      } catch (err) {
+        if (!isTimeout(err) || signal.aborted) throw err;
+        await dropIfUnresponsive(deps.connections, input.server, client, Math.min(timeoutMs, PING_TIMEOUT_MS));
+        throw new HostError(
+          `tools/call "${input.tool}" on MCP server "${input.server}" timed out after ${timeoutMs} ms (the server's timeoutMs)`,
+          'mcp.timeout',
+          true,
+        );
       }
     });
+
+  const heartbeat = setInterval(() => context.heartbeat({ progress }), HEARTBEAT_MS);
+  try {
+    let result: unknown;
+    try {
+      result = await send();
+    } catch (err) {
+      const kind = transportFailureKind(err);
+      if (kind === undefined) throw err;
+      if (kind === 'interrupted') {
+        throw new HostError(
+          `the connection to MCP server "${input.server}" broke during tools/call "${input.tool}" (${messageOf(err)}); the tool may or may not have run`,
+          'mcp.connection_lost',
+          true,
+        );
+      }
+      context.log.warn(`MCP server "${input.server}" was not reachable (${messageOf(err)}); reconnecting and sending the call again`);
+      try {
+        result = await send();
+      } catch (again) {
+        if (transportFailureKind(again) === undefined) throw again;
+        throw new HostError(`MCP server "${input.server}" is not reachable: ${messageOf(again)}`, 'mcp.unreachable', true);
+      }
+    }
+    if (typeof result !== 'object' || result === null || Array.isArray(result)) {
+      throw new HostError(`MCP server "${input.server}" answered tools/call "${input.tool}" with a result that is not an object`, 'mcp.invalid_result', false);
+    }
+    const converted = toToolResultContent(result, deps.maxResultChars !== undefined ? { maxChars: deps.maxResultChars } : {});
+    return { content: converted.content, isError: converted.isError, truncatedChars: converted.truncatedChars };
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+function isTimeout(err: unknown): boolean {
+  return err instanceof McpError && (err.code as ErrorCode) === ErrorCode.RequestTimeout;
+}
+
+/** A server that timed out but still answers a ping is busy with that call only; one that does not is wedged. */
+async function dropIfUnresponsive(connections: McpConnections, name: string, client: Client, timeoutMs: number): Promise<void> {
+  try {
+    await client.ping({ timeout: timeoutMs });
+  } catch {
+    connections.log(`[mcp:${name}] did not answer a ping after a timed-out call; dropping the connection`);
+    connections.reset(name, client);
+  }
+}
+
+function cancellationOf(context: Context): CancelledFailure {
+  const reason: unknown = context.cancellationSignal.reason;
+  return reason instanceof CancelledFailure ? reason : new CancelledFailure('the tool call was cancelled');
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

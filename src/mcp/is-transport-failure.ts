@@ -1,18 +1,61 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-
-const NETWORK_CODES = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ERR_STREAM_DESTROYED', 'UND_ERR_SOCKET']);
+import { HostError } from '../activities/host-error';
 
 /**
- * Whether a failed MCP request died with its connection (dead stdio process, dropped socket,
- * expired HTTP session) rather than being answered: then reconnecting and calling again can help.
+ * How a request died with its connection:
+ * - `not_sent`: the server never got to run it (nothing listening, stdin already closed, HTTP session
+ *   unknown to the server), so sending it again on a new connection cannot run it twice;
+ * - `interrupted`: the connection broke while the request was in flight, so the server may or may
+ *   not have run it.
  */
+export type TransportFailureKind = 'not_sent' | 'interrupted';
+
+/** Errno codes of a write or connect that failed before the request left this process. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END']);
+/** Errno codes of a connection that broke while a request may have been in flight. */
+const INTERRUPTED_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+/**
+ * Whether a failed MCP request died with its connection (dead stdio process, dropped socket, expired
+ * HTTP session) rather than being answered, and if so whether the server can have run it. Errors the
+ * server answered (JSON-RPC errors), timeouts and anything unknown give `undefined`: reconnecting
+ * would not change their outcome.
+ *
+ * The shapes are those the MCP SDK (1.x) really produces: `McpError(ConnectionClosed)` for requests
+ * pending when a transport closes, `Error('Not connected')` for a request on a closed transport,
+ * `StreamableHTTPError` with the HTTP status, and undici's `TypeError('fetch failed')` whose `cause`
+ * carries the errno code.
+ */
+export function transportFailureKind(err: unknown): TransportFailureKind | undefined {
+  if (err instanceof McpError) return (err.code as ErrorCode) === ErrorCode.ConnectionClosed ? 'interrupted' : undefined;
+  if (err instanceof StreamableHTTPError) {
+    // 404 is the specification's answer to a session the server no longer knows; servers built on the
+    // SDK's examples (the reference "everything" server among them) answer 400 "No valid session ID".
+    // Either way the request was refused before it ran.
+    if (err.code === 404) return 'not_sent';
+    if (err.code === 400 && /session/i.test(err.message)) return 'not_sent';
+    return undefined;
+  }
+  // The host's own errors are already decided (a failed connect is retried by the activity's policy).
+  if (err instanceof HostError || !(err instanceof Error)) return undefined;
+  const code = errnoCode(err) ?? errnoCode(err.cause);
+  if (code !== undefined && NOT_SENT_CODES.has(code)) return 'not_sent';
+  if (code !== undefined && INTERRUPTED_CODES.has(code)) return 'interrupted';
+  if (/^not connected$/i.test(err.message)) return 'not_sent';
+  // The legacy SSE transport's POST to a session the server forgot.
+  if (/^Error POSTing to endpoint \(HTTP 404\)/.test(err.message)) return 'not_sent';
+  if (/fetch failed|connection closed|socket hang up/i.test(err.message)) return 'interrupted';
+  return undefined;
+}
+
+/** Whether `err` is a transport failure of either kind (see {@link transportFailureKind}). */
 export function isTransportFailure(err: unknown): boolean {
-  if (err instanceof McpError) return (err.code as ErrorCode) === ErrorCode.ConnectionClosed;
-  // Streamable HTTP answers 404 to a request whose session the server has forgotten.
-  if (err instanceof StreamableHTTPError) return err.code === 404 || err.code === undefined;
-  if (!(err instanceof Error)) return false;
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code !== undefined && NETWORK_CODES.has(code)) return true;
-  return /not connected|connection closed|fetch failed/i.test(err.message);
+  return transportFailureKind(err) !== undefined;
+}
+
+function errnoCode(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null || !('code' in err)) return undefined;
+  const code = err.code;
+  return typeof code === 'string' ? code : undefined;
 }

@@ -1,26 +1,61 @@
 /**
  * One long-lived MCP connection per configured server per worker process, shared by every
- * conversation. Connections open lazily, are dropped when their transport closes (a dead stdio
- * process, a dropped HTTP session) and reopen on next use; `closeAll` leaves no child process.
+ * conversation. Connections open lazily; one that fails at the transport level (a dead stdio
+ * process, a dropped socket, an expired HTTP session) is dropped and reopens on next use; one left
+ * idle may be closed (`idleCloseMs`); `closeAll` resolves only when no server process is left.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { HostError } from '../activities/host-error';
 import type { McpServerConfig } from './config';
-import { openClient, type Log } from './open-transport';
+import { isTransportFailure } from './is-transport-failure';
+import { openClient, type Log, type OpenedConnection } from './open-transport';
+import { isChildAlive } from './wait-for-child-exit';
+
+/** Options of the pool. */
+export interface McpConnectionsOptions {
+  /**
+   * Close a connection that has had no request for this long (ms); it reopens on next use. Unset or
+   * 0: connections stay open until the worker stops (servers may keep state per connection).
+   */
+  idleCloseMs?: number;
+}
+
+/** One server's connection as the pool tracks it. */
+interface Entry {
+  opening: Promise<OpenedConnection>;
+  opened?: OpenedConnection;
+  inFlight: number;
+  lastUsed: number;
+}
 
 /** The pool of MCP clients of one worker. */
 export class McpConnections {
   private readonly servers: Map<string, McpServerConfig>;
-  private readonly open = new Map<string, Promise<Client>>();
+  private readonly entries = new Map<string, Entry>();
+  /** Connections being closed in the background; `closeAll` waits for them too. */
+  private readonly closing = new Set<Promise<void>>();
+  /** Servers that have had a connection before: reopening one may find a different tool list. */
+  private readonly openedBefore = new Set<string>();
+  private readonly idleTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private generation = 0;
 
+  /**
+   * @param servers The configured servers (secrets stay in here, in the worker).
+   * @param log Where server stderr lines and connection events go, prefixed `[mcp:<name>]`.
+   */
   constructor(
     servers: readonly McpServerConfig[],
-    private readonly log: Log = (line) => process.stderr.write(`${line}\n`),
+    readonly log: Log = (line) => process.stderr.write(`${line}\n`),
+    options: McpConnectionsOptions = {},
   ) {
     this.servers = new Map(servers.map((server) => [server.name, server]));
+    const idleMs = options.idleCloseMs ?? 0;
+    if (idleMs > 0) {
+      this.idleTimer = setInterval(() => this.closeIdle(idleMs), Math.max(50, Math.min(idleMs / 2, 60_000)));
+      this.idleTimer.unref();
+    }
   }
 
   /** The configured servers, in config order. */
@@ -37,57 +72,140 @@ export class McpConnections {
 
   /** A connected client for `name`, opening (or reopening) the connection when needed. */
   async client(name: string): Promise<Client> {
-    if (this.closed) throw new HostError('the worker is shutting down', 'mcp.shutting_down', true);
-    const existing = this.open.get(name);
-    if (existing) return existing;
-    const server = this.server(name);
-    const opening = openClient(server, this.log).then(
-      (client) => {
-        client.onclose = () => {
-          if (this.open.get(name) === opening) this.open.delete(name);
-          if (!this.closed) this.log(`[mcp:${name}] connection closed; it reopens on next use`);
-        };
-        // S4/list_changed: the catalogue is listed again at the start of the next turn.
-        client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-          this.generation += 1;
-        });
-        this.generation += 1;
-        return client;
-      },
-      (err: unknown) => {
-        this.open.delete(name);
-        throw new HostError(
-          `cannot connect to MCP server "${name}": ${err instanceof Error ? err.message : String(err)}`,
-          'mcp.connect_failed',
-          true,
-        );
-      },
-    );
-    this.open.set(name, opening);
-    return opening;
-  }
-
-  /** Drops a connection that failed at the transport level, so the next use reconnects. */
-  async reset(name: string): Promise<void> {
-    const opening = this.open.get(name);
-    this.open.delete(name);
-    if (!opening) return;
-    await opening.then((client) => client.close()).catch(() => undefined);
+    return (await this.entry(name).opening).client;
   }
 
   /**
-   * Grows whenever a tool list may have changed: a server sent `notifications/tools/list_changed`,
-   * or a connection was (re)opened. A cached catalogue is valid while this stays the same.
+   * Runs `body` with the server's client, counting it as in use (idle closing skips it). When `body`
+   * fails at the transport level, that connection is dropped, so the next use reconnects.
+   */
+  async use<T>(name: string, body: (client: Client) => Promise<T>): Promise<T> {
+    const entry = this.entry(name);
+    entry.inFlight += 1;
+    entry.lastUsed = Date.now();
+    try {
+      const { client } = await entry.opening;
+      try {
+        return await body(client);
+      } catch (err) {
+        if (isTransportFailure(err)) {
+          this.log(`[mcp:${name}] connection failed (${err instanceof Error ? err.message : String(err)}); it reopens on next use`);
+          this.reset(name, client);
+        }
+        throw err;
+      }
+    } finally {
+      entry.inFlight -= 1;
+      entry.lastUsed = Date.now();
+    }
+  }
+
+  /**
+   * Drops the server's connection (only if it is still `client`, when given: a late failure of an old
+   * connection must not drop its replacement). It is closed in the background; the next use reconnects.
+   */
+  reset(name: string, client?: Client): void {
+    const entry = this.entries.get(name);
+    if (!entry || (client !== undefined && entry.opened?.client !== client)) return;
+    this.entries.delete(name);
+    this.closeInBackground(entry);
+  }
+
+  /** The process id of the server's stdio process, while it is connected (undefined for HTTP). */
+  pid(name: string): number | undefined {
+    return this.entries.get(name)?.opened?.pid;
+  }
+
+  /**
+   * Grows whenever a tool list may have changed: a server sent `notifications/tools/list_changed`, or
+   * a server's connection was reopened (notifications sent while it was down are lost). A catalogue
+   * built at one generation is valid while it stays the same.
    */
   toolsGeneration(): number {
     return this.generation;
   }
 
-  /** Closes every connection (stdio children are terminated by their transports). */
+  /** Closes every connection and resolves once every stdio server process has exited. */
   async closeAll(): Promise<void> {
     this.closed = true;
-    const all = [...this.open.values()];
-    this.open.clear();
-    await Promise.all(all.map((opening) => opening.then((client) => client.close()).catch(() => undefined)));
+    if (this.idleTimer) clearInterval(this.idleTimer);
+    for (const entry of this.entries.values()) this.closeInBackground(entry);
+    this.entries.clear();
+    await Promise.all([...this.closing]);
+  }
+
+  private entry(name: string): Entry {
+    if (this.closed) throw new HostError('the worker is shutting down', 'mcp.shutting_down', true);
+    const existing = this.entries.get(name);
+    if (existing) {
+      const pid = existing.opened?.pid;
+      if (pid === undefined || isChildAlive(pid)) return existing;
+      // The process is gone but its close event has not been handled yet: a request written now
+      // would go into a dead pipe and only fail later, looking as if it had been in flight.
+      this.entries.delete(name);
+      this.closeInBackground(existing);
+    }
+    const server = this.server(name);
+    const entry: Entry = { opening: this.open(name, server), inFlight: 0, lastUsed: Date.now() };
+    // A failed open leaves no entry behind, so the next use tries again.
+    entry.opening.then(
+      (opened) => {
+        entry.opened = opened;
+      },
+      () => {
+        if (this.entries.get(name) === entry) this.entries.delete(name);
+      },
+    );
+    this.entries.set(name, entry);
+    return entry;
+  }
+
+  private async open(name: string, server: McpServerConfig): Promise<OpenedConnection> {
+    let opened: OpenedConnection;
+    try {
+      opened = await openClient(server, this.log);
+    } catch (err) {
+      throw new HostError(
+        `cannot connect to MCP server "${name}": ${err instanceof Error ? err.message : String(err)}`,
+        'mcp.connect_failed',
+        true,
+      );
+    }
+    const { client } = opened;
+    client.onclose = () => {
+      // Only an unexpected close (the process died, the server hung up) is news; a reset already dropped it.
+      if (this.entries.get(name)?.opened?.client !== client) return;
+      this.entries.delete(name);
+      if (!this.closed) this.log(`[mcp:${name}] connection closed; it reopens on next use`);
+    };
+    // S4/list_changed: the catalogue is listed again at the start of the next turn.
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      this.generation += 1;
+    });
+    if (this.openedBefore.has(name)) this.generation += 1;
+    this.openedBefore.add(name);
+    const version = client.getServerVersion();
+    this.log(`[mcp:${name}] connected${opened.pid !== undefined ? ` (pid ${opened.pid})` : ''}: ${version ? `${version.name} ${version.version}` : 'unnamed server'}`);
+    return opened;
+  }
+
+  private closeInBackground(entry: Entry): void {
+    const done: Promise<void> = entry.opening.then(
+      (opened) => opened.close(),
+      () => undefined,
+    );
+    const tracked = done.finally(() => this.closing.delete(tracked));
+    this.closing.add(tracked);
+  }
+
+  private closeIdle(idleMs: number): void {
+    const now = Date.now();
+    for (const [name, entry] of this.entries) {
+      if (entry.opened && entry.inFlight === 0 && now - entry.lastUsed >= idleMs) {
+        this.log(`[mcp:${name}] idle for ${idleMs} ms; closing (it reopens on next use)`);
+        this.entries.delete(name);
+        this.closeInBackground(entry);
+      }
+    }
   }
 }

@@ -6,12 +6,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import * as readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { McpServerConfig } from './config';
 import { pinProtocolVersion } from './pin-protocol-version';
+import { waitForChildExit } from './wait-for-child-exit';
 
 /** The host's name and version in `initialize` (clientInfo). */
 export const CLIENT_INFO = { name: 'durable-mcp-host', version: '0.1.0' };
@@ -19,12 +20,34 @@ export const CLIENT_INFO = { name: 'durable-mcp-host', version: '0.1.0' };
 /** A line logger. */
 export type Log = (line: string) => void;
 
-function newClient(): Client {
-  // No capabilities are claimed that the host does not implement (no sampling, no roots).
-  return new Client(CLIENT_INFO, { capabilities: {} });
+/** The handshake's own timeout (the SDK's default): generous, as a first `npx -y` start downloads the server. */
+const CONNECT_TIMEOUT_MS = 60_000;
+/** How long shutdown waits for a stdio server to exit (the SDK needs up to 4 s to escalate to SIGKILL). */
+const EXIT_WAIT_MS = 6_000;
+/** How long closing waits for the server to acknowledge a DELETE of its HTTP session. */
+const TERMINATE_SESSION_MS = 2_000;
+
+/** A connected client and what closing it involves. */
+export interface OpenedConnection {
+  client: Client;
+  /** The stdio server's process id; undefined for HTTP servers. */
+  pid: number | undefined;
+  /** Closes the connection; for stdio it resolves once the server process has exited. */
+  close(): Promise<void>;
 }
 
-function stdioTransport(server: Extract<McpServerConfig, { transport: 'stdio' }>, log: Log): Transport {
+type StdioServer = Extract<McpServerConfig, { transport: 'stdio' }>;
+type HttpServer = Extract<McpServerConfig, { transport: 'http' | 'sse' }>;
+
+function newClient(server: McpServerConfig, log: Log): Client {
+  // No capabilities are claimed that the host does not implement (no sampling, no roots, no elicitation).
+  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  // Without a handler the SDK drops transport errors (bad lines on stdout, a failed SSE stream) silently.
+  client.onerror = (err) => log(`[mcp:${server.name}] ${err.message}`);
+  return client;
+}
+
+function stdioTransport(server: StdioServer, log: Log): StdioClientTransport {
   const transport = new StdioClientTransport({
     command: server.command,
     args: server.args,
@@ -37,22 +60,79 @@ function stdioTransport(server: Extract<McpServerConfig, { transport: 'stdio' }>
   return transport;
 }
 
-async function connect(client: Client, transport: Transport): Promise<Client> {
-  await client.connect(pinProtocolVersion(transport));
-  return client;
+async function openStdio(server: StdioServer, log: Log): Promise<OpenedConnection> {
+  const transport = stdioTransport(server, log);
+  const client = newClient(server, log);
+  // The pid is read as soon as the process exists: if the handshake fails, the SDK starts closing
+  // the transport and forgets the process, and the host still has to see it gone.
+  let pid: number | undefined;
+  const start = transport.start.bind(transport);
+  transport.start = async (): Promise<void> => {
+    await start();
+    pid = transport.pid ?? undefined;
+  };
+  const close = async (): Promise<void> => {
+    await client.close().catch(() => undefined);
+    if (pid !== undefined && !(await waitForChildExit(pid, EXIT_WAIT_MS))) {
+      log(`[mcp:${server.name}] process ${pid} did not exit`);
+    }
+  };
+  try {
+    await client.connect(pinProtocolVersion(transport), { timeout: CONNECT_TIMEOUT_MS });
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { client, pid, close };
 }
 
-/** Connects and completes the three-step handshake (S3); throws when the server cannot be reached. */
-export async function openClient(server: McpServerConfig, log: Log): Promise<Client> {
-  if (server.transport === 'stdio') return connect(newClient(), stdioTransport(server, log));
+/** A 4xx answer to the `initialize` POST: the server predates Streamable HTTP (the spec's fallback rule). */
+function wantsLegacySse(err: unknown): boolean {
+  return err instanceof StreamableHTTPError && err.code !== undefined && err.code >= 400 && err.code < 500 && err.code !== 401 && err.code !== 403;
+}
+
+async function openHttp(server: HttpServer, log: Log): Promise<OpenedConnection> {
   const url = new URL(server.url);
-  const requestInit = { headers: server.headers };
-  if (server.transport === 'sse') return connect(newClient(), new SSEClientTransport(url, { requestInit }));
+  const requestInit: RequestInit = { headers: server.headers };
+  const connect = async (transport: Transport, close: (client: Client) => Promise<void>): Promise<OpenedConnection> => {
+    const client = newClient(server, log);
+    try {
+      await client.connect(pinProtocolVersion(transport), { timeout: CONNECT_TIMEOUT_MS });
+    } catch (err) {
+      await client.close().catch(() => undefined);
+      throw err;
+    }
+    return { client, pid: undefined, close: () => close(client) };
+  };
+  const sse = (): Promise<OpenedConnection> =>
+    // The SSE transport sends requestInit's headers on its POSTs and, through its default fetch, on the GET stream.
+    connect(new SSEClientTransport(url, { requestInit }), (client) => client.close().catch(() => undefined));
+  if (server.transport === 'sse') return sse();
+
+  const streamable = new StreamableHTTPClientTransport(url, { requestInit });
   try {
-    return await connect(newClient(), new StreamableHTTPClientTransport(url, { requestInit }));
+    return await connect(streamable, async (client) => {
+      // A polite goodbye (DELETE of the session) so the server can free it; bounded, and errors are
+      // expected when the session is already gone.
+      if (streamable.sessionId !== undefined) {
+        await Promise.race([
+          streamable.terminateSession().catch(() => undefined),
+          new Promise((resolve) => setTimeout(resolve, TERMINATE_SESSION_MS).unref()),
+        ]);
+      }
+      await client.close().catch(() => undefined);
+    });
   } catch (err) {
-    // Servers from before Streamable HTTP only speak the HTTP+SSE transport of protocol 2024-11-05.
-    log(`[mcp:${server.name}] Streamable HTTP failed (${err instanceof Error ? err.message : String(err)}); trying SSE`);
-    return connect(newClient(), new SSEClientTransport(url, { requestInit }));
+    if (!wantsLegacySse(err)) throw err;
+    log(`[mcp:${server.name}] Streamable HTTP refused (${(err as Error).message.slice(0, 200)}); trying the legacy SSE transport`);
+    return sse();
   }
+}
+
+/**
+ * Connects and completes the three-step handshake (S3), asking for protocol 2025-06-18.
+ * @throws when the server cannot be reached or the handshake fails; nothing is left running then.
+ */
+export async function openClient(server: McpServerConfig, log: Log): Promise<OpenedConnection> {
+  return server.transport === 'stdio' ? openStdio(server, log) : openHttp(server, log);
 }
