@@ -1,5 +1,5 @@
 /**
- * Issue 5: a long scripted session — 1,100 model calls and 2,000 tool calls over 100 user turns,
+ * Issue 5: a long scripted session — 1,000 model calls and 2,000 tool calls over 100 user turns,
  * a transcript over 3 MB — completes with no history or payload error; the workflow continued as
  * new on the way; every turn, including those sent while it did, got its answer; and the final
  * messages array is exactly the expected one.
@@ -14,12 +14,12 @@ import { labBlob } from './fixtures/lab-blob';
 import { tsServer } from './support/repo';
 import { startTestWorker, type TestWorker } from './support/test-worker';
 
-const TURNS = 100;
-const TOOL_ROUNDS = 10; // model calls per turn that ask for tools, two tools each
-const BLOB = 1600; // characters per tool result
+const TURNS = Number(process.env.LONG_TURNS ?? 100);
+const TOOL_ROUNDS = 9; // model calls per turn that ask for tools: three tools in the first two, then two
+const BLOB = 1700; // characters per tool result
 
 const toolUses = (turn: number, round: number) =>
-  ['a', 'b'].map((k) => ({ type: 'tool_use' as const, id: `toolu_${turn}_${round}_${k}`, name: 'blob', input: { seed: `${turn}-${round}-${k}`, size: BLOB } }));
+  (round <= 2 ? ['a', 'b', 'c'] : ['a', 'b']).map((k) => ({ type: 'tool_use' as const, id: `toolu_${turn}_${round}_${k}`, name: 'blob', input: { seed: `${turn}-${round}-${k}`, size: BLOB } }));
 
 /** The messages one turn adds, exactly. */
 function expectedTurn(turn: number): MessageParam[] {
@@ -41,13 +41,16 @@ const model: ScriptStep = {
   kind: 'respond',
   respond: (request) => {
     const messages = (request.body as { messages: MessageParam[] }).messages;
+    // A turn starts at a user message with text (prompt caching turns its string into a text block).
+    const userText = (m: MessageParam | undefined): string | undefined =>
+      m?.role !== 'user' ? undefined : typeof m.content === 'string' ? m.content : m.content.find((b) => b.type === 'text')?.text;
     let round = 1;
     let index = messages.length - 1;
-    while (index >= 0 && typeof messages[index]?.content !== 'string') {
+    while (index >= 0 && userText(messages[index]) === undefined) {
       index -= 1;
       if (messages[index]?.role === 'assistant') round += 1;
     }
-    const turn = Number(String(messages[index]?.content).replace('turn ', ''));
+    const turn = Number(String(userText(messages[index])).replace('turn ', ''));
     return round <= TOOL_ROUNDS
       ? { kind: 'message', content: [{ type: 'text', text: `round ${round}` }, ...toolUses(turn, round)], stop_reason: 'tool_use' }
       : { kind: 'message', content: [{ type: 'text', text: `answer ${turn}` }], stop_reason: 'end_turn' };
@@ -63,13 +66,13 @@ describe('long session', () => {
     await w?.stop();
   });
 
-  test('1,100 model calls, 2,000 tool calls, >3 MB, continue-as-new, exact transcript', async () => {
+  test('1,000 model calls, 2,000 tool calls, >3 MB, continue-as-new, exact transcript', async () => {
     w.fake.enqueue(...Array.from({ length: TURNS * (TOOL_ROUNDS + 1) }, () => model));
     const workflowId = `long-${randomUUID()}`;
     const handle = await w.client.workflow.start(conversationWorkflow, {
       taskQueue: w.taskQueue,
       workflowId,
-      args: [{ options: conversationOptions({ maxIterations: TOOL_ROUNDS + 1, continueAsNewAfterEvents: 3000 }) }],
+      args: [{ options: conversationOptions({ maxIterations: TOOL_ROUNDS + 1, continueAsNewAfterEvents: Number(process.env.LONG_CAN_EVENTS ?? 3000) }) }],
     });
     const firstRunId = handle.firstExecutionRunId;
     // Turns by signal and by update, interleaved while the workflow runs and continues as new.
@@ -95,13 +98,14 @@ describe('long session', () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     const status = await latest.query(statusQuery);
-    expect(status).toMatchObject({ modelCalls: TURNS * (TOOL_ROUNDS + 1), toolCalls: TURNS * TOOL_ROUNDS * 2, toolErrors: 0, hostToolErrors: 0 });
+    expect(status).toMatchObject({ modelCalls: TURNS * 10, toolCalls: TURNS * 20, toolErrors: 0, hostToolErrors: 0 });
 
     const messages = await latest.query(messagesQuery);
     const order = messages.filter((m) => typeof m.content === 'string').map((m) => Number(String(m.content).replace('turn ', '')));
     expect([...order].sort((a, b) => a - b)).toEqual(Array.from({ length: TURNS }, (_, i) => i + 1));
     expect(messages).toEqual(order.flatMap(expectedTurn));
-    expect(JSON.stringify(messages).length).toBeGreaterThan(3 * 1024 * 1024);
+    // LONG_TURNS (a quicker local run) scales the size; the default 100 turns is over 3 MB.
+    expect(JSON.stringify(messages).length).toBeGreaterThan(TURNS === 100 ? 3 * 1024 * 1024 : TURNS * 20 * BLOB);
 
     const description = await latest.describe();
     expect(description.runId).not.toBe(firstRunId); // it continued as new
