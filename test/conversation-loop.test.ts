@@ -7,6 +7,7 @@ import { conversationOptions } from '../src/client/conversation-options';
 import { conversationWorkflow } from '../src/workflows';
 import { messagesQuery, sendMessageUpdate, statusQuery } from '../src/workflows/definitions';
 import { weatherServer } from './support/repo';
+import { SEED_TRANSCRIPT } from './support/seed-transcript';
 import { startTestWorker, TEST_API_KEY, type TestWorker } from './support/test-worker';
 
 const SYSTEM = '你是一个专业的天气助手，回答简洁。';
@@ -63,22 +64,8 @@ describe('conversation loop (seed §7.2)', () => {
       model: 'claude-sonnet-4-6',
       max_tokens: 1024,
       system: SYSTEM, // S7: top level, never a message
-      messages: [
-        { role: 'user', content: '你好' },
-        { role: 'assistant', content: [{ type: 'text', text: '你好，有什么可以帮你？' }] },
-        { role: 'user', content: '北京今天天气怎么样' },
-        {
-          role: 'assistant',
-          content: [
-            { type: 'text', text: '我需要查一下北京的天气。' },
-            { type: 'tool_use', id: 'toolu_01AbC', name: 'get_weather', input: { city: '北京' } },
-          ],
-        },
-        // S12, S8: the toolu_ id comes back as tool_use_id, as a user message.
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01AbC', content: '北京今天晴，25°C' }] },
-        { role: 'assistant', content: [{ type: 'text', text: '北京今天晴，25°C，适合出门。' }] },
-        { role: 'user', content: '那上海呢' },
-      ],
+      // The seed's §7.2 messages exactly (S12, S8: the toolu_ id comes back as tool_use_id, as a user message).
+      messages: SEED_TRANSCRIPT,
       tools: [
         {
           name: 'get_weather',

@@ -101,7 +101,7 @@ describe('long session', () => {
     expect(status).toMatchObject({ modelCalls: TURNS * 10, toolCalls: TURNS * 20, toolErrors: 0, hostToolErrors: 0 });
 
     const messages = await latest.query(messagesQuery);
-    const order = messages.filter((m) => typeof m.content === 'string').map((m) => Number(String(m.content).replace('turn ', '')));
+    const order = messages.filter((m) => typeof m.content === 'string').map((m) => Number((m.content as string).replace('turn ', '')));
     expect([...order].sort((a, b) => a - b)).toEqual(Array.from({ length: TURNS }, (_, i) => i + 1));
     expect(messages).toEqual(order.flatMap(expectedTurn));
     // LONG_TURNS (a quicker local run) scales the size; the default 100 turns is over 3 MB.

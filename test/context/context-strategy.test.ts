@@ -1,3 +1,4 @@
+import { SEED_TRANSCRIPT } from '../support/seed-transcript';
 import { validateMessagesRequest } from '../../src/claude/fake-api';
 import { withCacheBreakpoints } from '../../src/claude/cache-breakpoints';
 import { applyContextStrategy, type ContextStrategy } from '../../src/context/context-strategy';
@@ -36,22 +37,8 @@ function expectSendable(messages: MessageParam[]): void {
   expect(messages[0]?.role).toBe('user');
 }
 
-/** The seed's §7.2 history at the third request. */
-const SEED: MessageParam[] = deepFreeze([
-  { role: 'user', content: '你好' },
-  { role: 'assistant', content: [{ type: 'text', text: '你好，有什么可以帮你？' }] },
-  { role: 'user', content: '北京今天天气怎么样' },
-  {
-    role: 'assistant',
-    content: [
-      { type: 'text', text: '我需要查一下北京的天气。' },
-      { type: 'tool_use', id: 'toolu_01AbC', name: 'get_weather', input: { city: '北京' } },
-    ],
-  },
-  { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01AbC', content: '北京今天晴，25°C' }] },
-  { role: 'assistant', content: [{ type: 'text', text: '北京今天晴，25°C，适合出门。' }] },
-  { role: 'user', content: '那上海呢' },
-]);
+/** The seed's §7.2 history at the third request (a mutable, deep-frozen copy). */
+const SEED: MessageParam[] = deepFreeze(structuredClone([...SEED_TRANSCRIPT]));
 
 const LONG = 'forecast line\n'.repeat(40);
 

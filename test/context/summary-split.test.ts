@@ -1,3 +1,4 @@
+import { SEED_TRANSCRIPT } from '../support/seed-transcript';
 import { applyContextStrategy } from '../../src/context/context-strategy';
 import type { ContextSummary } from '../../src/context/context-summary';
 import { splitForSummary, summaryDue } from '../../src/context/summary-split';
@@ -6,21 +7,7 @@ import { assertValidTranscript } from '../../src/context/validate-pairing';
 import type { ContentBlockParam, MessageParam } from '../../src/conversation/types';
 import { deepFreeze, randomSource, randomTranscript } from './random-transcripts';
 
-const SEED: MessageParam[] = deepFreeze([
-  { role: 'user', content: '你好' },
-  { role: 'assistant', content: [{ type: 'text', text: '你好，有什么可以帮你？' }] },
-  { role: 'user', content: '北京今天天气怎么样' },
-  {
-    role: 'assistant',
-    content: [
-      { type: 'text', text: '我需要查一下北京的天气。' },
-      { type: 'tool_use', id: 'toolu_01AbC', name: 'get_weather', input: { city: '北京' } },
-    ],
-  },
-  { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01AbC', content: '北京今天晴，25°C' }] },
-  { role: 'assistant', content: [{ type: 'text', text: '北京今天晴，25°C，适合出门。' }] },
-  { role: 'user', content: '那上海呢' },
-]);
+const SEED: MessageParam[] = deepFreeze(structuredClone([...SEED_TRANSCRIPT]));
 
 function turnStartsOracle(messages: readonly MessageParam[]): number[] {
   return messages.flatMap((m, i) =>

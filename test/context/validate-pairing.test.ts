@@ -1,24 +1,11 @@
+import { SEED_TRANSCRIPT } from '../support/seed-transcript';
 import { validateMessagesRequest } from '../../src/claude/fake-api';
 import { assertValidTranscript, transcriptProblem } from '../../src/context/validate-pairing';
 import type { MessageParam } from '../../src/conversation/types';
 import { randomTranscript, TOOLS } from './random-transcripts';
 
 /** The seed's §7.2 history at the third request: a text turn, a tool turn, then "那上海呢". */
-const SEED: MessageParam[] = [
-  { role: 'user', content: '你好' },
-  { role: 'assistant', content: [{ type: 'text', text: '你好，有什么可以帮你？' }] },
-  { role: 'user', content: '北京今天天气怎么样' },
-  {
-    role: 'assistant',
-    content: [
-      { type: 'text', text: '我需要查一下北京的天气。' },
-      { type: 'tool_use', id: 'toolu_01AbC', name: 'get_weather', input: { city: '北京' } },
-    ],
-  },
-  { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01AbC', content: '北京今天晴，25°C' }] },
-  { role: 'assistant', content: [{ type: 'text', text: '北京今天晴，25°C，适合出门。' }] },
-  { role: 'user', content: '那上海呢' },
-];
+const SEED: MessageParam[] = [...SEED_TRANSCRIPT];
 
 /** SEED with message i replaced. */
 function seedWith(i: number, message: MessageParam): MessageParam[] {

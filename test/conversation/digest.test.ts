@@ -1,17 +1,8 @@
+import { SEED_TRANSCRIPT } from '../support/seed-transcript';
 import { digestOf, EMPTY_DIGEST, extendDigest } from '../../src/conversation/digest';
 import type { MessageParam } from '../../src/conversation/types';
 
-const transcript: MessageParam[] = [
-  { role: 'user', content: '北京今天天气怎么样' },
-  {
-    role: 'assistant',
-    content: [
-      { type: 'text', text: '我需要查一下北京的天气。' },
-      { type: 'tool_use', id: 'toolu_01AbC', name: 'get_weather', input: { city: '北京' } },
-    ],
-  },
-  { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01AbC', content: '北京今天晴，25°C' }] },
-];
+const transcript: MessageParam[] = SEED_TRANSCRIPT.slice(2, 5);
 
 describe('rolling transcript digest', () => {
   test('the empty transcript has the empty digest; every digest is 16 hex digits', () => {

@@ -1,0 +1,21 @@
+import type { MessageParam } from '../../src/conversation/types';
+
+/**
+ * The seed's §7.2 `messages` at the third request (你好 → 北京 with one get_weather call → 那上海呢),
+ * exactly as the seed writes them. Frozen: tests share it.
+ */
+export const SEED_TRANSCRIPT: readonly MessageParam[] = Object.freeze([
+  { role: 'user', content: '你好' },
+  { role: 'assistant', content: [{ type: 'text', text: '你好，有什么可以帮你？' }] },
+  { role: 'user', content: '北京今天天气怎么样' },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'text', text: '我需要查一下北京的天气。' },
+      { type: 'tool_use', id: 'toolu_01AbC', name: 'get_weather', input: { city: '北京' } },
+    ],
+  },
+  { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01AbC', content: '北京今天晴，25°C' }] },
+  { role: 'assistant', content: [{ type: 'text', text: '北京今天晴，25°C，适合出门。' }] },
+  { role: 'user', content: '那上海呢' },
+] satisfies MessageParam[]);
