@@ -1,5 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import type { Settings } from '../config/settings';
+import { clientConnectionOptions } from '../temporal/client-connection-options';
 import { dataConverter } from '../temporal/data-converter';
 
 /** A client connection and the settings it was made from. */
@@ -19,7 +20,7 @@ export async function connectClient(settings: Settings): Promise<ClientContext> 
   const address = clientAddress(settings);
   let connection: Connection;
   try {
-    connection = await Connection.connect({ address, connectTimeout: 5000 });
+    connection = await Connection.connect({ ...clientConnectionOptions(address), connectTimeout: 5000 });
   } catch (err) {
     throw new Error(
       `cannot reach Temporal at ${address} (${err instanceof Error ? err.message : String(err)}); ` +

@@ -9,6 +9,7 @@ import { createClaudeClient } from '../claude/create-claude-client';
 import type { Settings } from '../config/settings';
 import { loadMcpConfig } from '../mcp/config';
 import { McpConnections } from '../mcp/mcp-connections';
+import { clientConnectionOptions } from '../temporal/client-connection-options';
 import { dataConverter } from '../temporal/data-converter';
 import { createConversationWorker } from './create-worker';
 
@@ -21,7 +22,7 @@ export interface ClaudeEndpoint {
 /** Runs the worker; resolves after `stopSignal` aborts and everything is closed. */
 export async function runWorker(settings: Settings, address: string, claude: ClaudeEndpoint, stopSignal: AbortSignal): Promise<void> {
   const servers = await loadMcpConfig(settings.mcpConfigPath);
-  const connection = await Connection.connect({ address });
+  const connection = await Connection.connect(clientConnectionOptions(address));
   const nativeConnection = await NativeConnection.connect({ address }).catch(async (err: unknown) => {
     await connection.close();
     throw err;
