@@ -16,8 +16,8 @@ interface Cached {
   digest: string;
 }
 
-/** Messages per query: keeps each query response far below gRPC's message size limit. */
-const PAGE = 200;
+/** Messages per query: with tool results up to the cap (~100k chars), a page stays under the payload limits. */
+const PAGE = 50;
 /** Conversations whose transcript a worker keeps in memory. */
 const MAX_CONVERSATIONS = 256;
 
