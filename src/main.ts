@@ -34,7 +34,10 @@ async function main(): Promise<void> {
   const settings = readSettings();
   const stop = new AbortController();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
+    // `on`, not `once`: a terminal's Ctrl-C reaches this process twice (directly, and relayed by
+    // npm/tsx); a second signal without a handler would kill it before it stops what it started.
+    process.on(signal, () => {
+      if (stop.signal.aborted) return;
       say(`\n${signal}: stopping the worker, then everything npm start started ...`);
       stop.abort();
     });

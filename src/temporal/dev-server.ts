@@ -89,6 +89,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     // and then this server, instead of the server dying under a worker that is still draining.
     { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
+  // Should this process end without stop() (an uncaught error), the server it started ends too.
+  const killOnExit = (): void => {
+    child.kill('SIGTERM');
+  };
+  process.once('exit', killOnExit);
   let stopping = false;
   const forward = (chunk: Buffer): void => {
     if (stopping) return; // its shutdown chatter (peers refusing connections) is noise
@@ -105,6 +110,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   }
   const stop = (): Promise<void> => {
     stopping = true;
+    process.removeListener('exit', killOnExit);
     return stopChild(child);
   };
   return { address, uiUrl: `http://${ip}:${options.uiPort}`, pid: child.pid ?? -1, stop };

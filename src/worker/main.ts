@@ -11,7 +11,8 @@ async function main(): Promise<void> {
     throw new Error('ANTHROPIC_API_KEY is not set (npm start runs an offline stand-in instead; `npm run worker` does not)');
   }
   const stop = new AbortController();
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
+  // `on`, not `once`: Ctrl-C can arrive twice (directly and relayed by npm/tsx); the second must not kill the drain.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop.abort());
   await runWorker(
     settings,
     settings.temporalAddress ?? '127.0.0.1:7233',
