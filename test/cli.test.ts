@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { startFakeMessagesApi, type FakeMessagesApi } from '../src/claude/fake-api';
 import type { ConversationStatus, MessageParam } from '../src/conversation/types';
 import { REPO_ROOT, weatherServer } from './support/repo';
+import { seedReplies } from './support/seed-transcript';
 import { temporalAddress, TEST_API_KEY } from './support/test-worker';
 import { spawnWorkerProcess, writeMcpConfig, type WorkerProcess } from './support/worker-process';
 
@@ -50,24 +51,7 @@ describe('mcp-host CLI', () => {
   });
 
   test('the seed conversation through start --wait, send, history, status, end', async () => {
-    fake.enqueue(
-      { kind: 'message', content: [{ type: 'text', text: '你好，有什么可以帮你？' }], stop_reason: 'end_turn' },
-      {
-        kind: 'message',
-        content: [
-          { type: 'text', text: '我需要查一下北京的天气。' },
-          { type: 'tool_use', id: 'toolu_01AbC', name: 'get_weather', input: { city: '北京' } },
-        ],
-        stop_reason: 'tool_use',
-      },
-      { kind: 'message', content: [{ type: 'text', text: '北京今天晴，25°C，适合出门。' }], stop_reason: 'end_turn' },
-      {
-        kind: 'message',
-        content: [{ type: 'tool_use', id: 'toolu_02SH', name: 'get_weather', input: { city: '上海' } }],
-        stop_reason: 'tool_use',
-      },
-      { kind: 'message', content: [{ type: 'text', text: '上海今天多云，22°C。' }], stop_reason: 'end_turn' },
-    );
+    fake.enqueue(...seedReplies());
     const id = `cli-${randomUUID()}`;
     // --no-cache: this test pins the seed's exact wire structure; caching is tested on its own.
     const started = await cli(['start', '--id', id, '--no-cache', '--system', '你是一个专业的天气助手，回答简洁。', '--wait', '你好']);

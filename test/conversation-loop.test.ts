@@ -7,7 +7,7 @@ import { conversationOptions } from '../src/client/conversation-options';
 import { conversationWorkflow } from '../src/workflows';
 import { messagesQuery, sendMessageUpdate, statusQuery } from '../src/workflows/definitions';
 import { weatherServer } from './support/repo';
-import { SEED_TRANSCRIPT } from './support/seed-transcript';
+import { SEED_TRANSCRIPT, seedReplies } from './support/seed-transcript';
 import { startTestWorker, TEST_API_KEY, type TestWorker } from './support/test-worker';
 
 const SYSTEM = '你是一个专业的天气助手，回答简洁。';
@@ -22,24 +22,7 @@ describe('conversation loop (seed §7.2)', () => {
   });
 
   test('你好 → 北京 (one tool call) → 那上海呢: the third request carries the seed structure', async () => {
-    w.fake.enqueue(
-      { kind: 'message', content: [{ type: 'text', text: '你好，有什么可以帮你？' }], stop_reason: 'end_turn' },
-      {
-        kind: 'message',
-        content: [
-          { type: 'text', text: '我需要查一下北京的天气。' },
-          { type: 'tool_use', id: 'toolu_01AbC', name: 'get_weather', input: { city: '北京' } },
-        ],
-        stop_reason: 'tool_use',
-      },
-      { kind: 'message', content: [{ type: 'text', text: '北京今天晴，25°C，适合出门。' }], stop_reason: 'end_turn' },
-      {
-        kind: 'message',
-        content: [{ type: 'tool_use', id: 'toolu_02SH', name: 'get_weather', input: { city: '上海' } }],
-        stop_reason: 'tool_use',
-      },
-      { kind: 'message', content: [{ type: 'text', text: '上海今天多云，22°C。' }], stop_reason: 'end_turn' },
-    );
+    w.fake.enqueue(...seedReplies());
     const handle = await w.client.workflow.start(conversationWorkflow, {
       taskQueue: w.taskQueue,
       workflowId: `seed-${randomUUID()}`,
