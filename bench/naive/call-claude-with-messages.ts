@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { toRequestContent } from '../../src/claude/reply-content';
+import { toClaudeReply } from '../../src/claude/to-claude-reply';
 import { classified } from '../../src/activities/classify-error';
 import type { ClaudeReply } from '../../src/activities/types';
 import type { NaiveClaudeInput } from './types';
@@ -19,18 +19,6 @@ export function createCallClaudeWithMessages(claude: Anthropic): (input: NaiveCl
         messages: input.messages,
         ...(input.tools.length > 0 ? { tools: input.tools } : {}),
       });
-      return {
-        id: reply.id,
-        model: reply.model,
-        content: toRequestContent(reply.content),
-        stopReason: reply.stop_reason,
-        stopSequence: reply.stop_sequence,
-        usage: {
-          input_tokens: reply.usage.input_tokens,
-          output_tokens: reply.usage.output_tokens,
-          cache_creation_input_tokens: reply.usage.cache_creation_input_tokens ?? 0,
-          cache_read_input_tokens: reply.usage.cache_read_input_tokens ?? 0,
-        },
-      };
+      return toClaudeReply(reply);
     });
 }

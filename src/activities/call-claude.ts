@@ -2,7 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import { Context } from '@temporalio/activity';
 import { withCacheBreakpoints } from '../claude/cache-breakpoints';
-import { toRequestContent } from '../claude/reply-content';
+import { toClaudeReply } from '../claude/to-claude-reply';
 import { applyContextStrategy } from '../context/context-strategy';
 import { classified } from './classify-error';
 import type { TranscriptReader } from './transcript-reader';
@@ -46,18 +46,6 @@ export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput)
       const reply = await withHeartbeats(
         deps.claude.messages.create(body, { signal: Context.current().cancellationSignal }),
       );
-      return {
-        id: reply.id,
-        model: reply.model,
-        content: toRequestContent(reply.content),
-        stopReason: reply.stop_reason,
-        stopSequence: reply.stop_sequence,
-        usage: {
-          input_tokens: reply.usage.input_tokens,
-          output_tokens: reply.usage.output_tokens,
-          cache_creation_input_tokens: reply.usage.cache_creation_input_tokens ?? 0,
-          cache_read_input_tokens: reply.usage.cache_read_input_tokens ?? 0,
-        },
-      };
+      return toClaudeReply(reply);
     });
 }

@@ -4,6 +4,7 @@ import { splitForSummary } from '../context/summary-split';
 import { summaryPrompt } from '../context/summary-prompt';
 import { textOf } from '../conversation/transcript';
 import { toRequestContent } from '../claude/reply-content';
+import { toReplyUsage } from '../claude/to-claude-reply';
 import { classified } from './classify-error';
 import type { TranscriptReader } from './transcript-reader';
 import type { SummarizeInput, SummarizeResult } from './types';
@@ -43,12 +44,7 @@ export function createSummarizeContext(deps: {
       const text = textOf(toRequestContent(reply.content)).trim();
       return {
         summary: text === '' ? null : { text, coveredMessages: split.coveredMessages },
-        usage: {
-          input_tokens: reply.usage.input_tokens,
-          output_tokens: reply.usage.output_tokens,
-          cache_creation_input_tokens: reply.usage.cache_creation_input_tokens ?? 0,
-          cache_read_input_tokens: reply.usage.cache_read_input_tokens ?? 0,
-        },
+        usage: toReplyUsage(reply.usage),
       };
     });
 }
