@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as http from 'node:http';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveStdio } from '../serve-stdio';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -45,30 +45,9 @@ function httpPort(argv: readonly string[], env: NodeJS.ProcessEnv): number | und
   return port;
 }
 
-/** Runs until stdin closes or a signal arrives, then exits the process. */
-async function serveStdio(): Promise<void> {
-  const server = createWeatherServer();
-  let closing = false;
-  const shutdown = (reason: string): void => {
-    if (closing) return;
-    closing = true;
-    log(`shutting down (${reason})`);
-    server.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log(`close failed: ${String(error)}`);
-        process.exit(1);
-      },
-    );
-  };
-  // The host closing our stdin is the normal way a stdio server is told to stop.
-  process.stdin.on('end', () => shutdown('stdin closed'));
-  process.stdin.on('close', () => shutdown('stdin closed'));
-  // A host that vanished turns our next write into EPIPE; exit quietly instead of crashing.
-  process.stdout.on('error', () => shutdown('stdout closed'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  await server.connect(new StdioServerTransport());
+/** Serves over stdio until stdin closes or a signal arrives, then exits the process. */
+async function serveWeatherStdio(): Promise<void> {
+  await serveStdio(createWeatherServer(), log);
   log('ready on stdio');
 }
 
@@ -211,7 +190,7 @@ function sendError(res: http.ServerResponse, status: number, code: number, messa
 
 async function main(): Promise<void> {
   const port = httpPort(process.argv.slice(2), process.env);
-  if (port === undefined) await serveStdio();
+  if (port === undefined) await serveWeatherStdio();
   else await serveHttp(port);
 }
 
