@@ -5,7 +5,7 @@
  */
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { HostError } from '../src/activities/host-error';
+import { HostError } from '../src/errors/host-error';
 import { isTransportFailure, transportFailureKind } from '../src/mcp/is-transport-failure';
 
 function errno(message: string, code: string): Error {

@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { toClaudeReply } from '../../src/claude/to-claude-reply';
-import { classified } from '../../src/activities/classify-error';
+import { classified } from '../../src/errors/classify-error';
 import type { ClaudeReply } from '../../src/activities/types';
 import type { NaiveClaudeInput } from './types';
 

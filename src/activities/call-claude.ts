@@ -4,7 +4,7 @@ import { Context } from '@temporalio/activity';
 import { withCacheBreakpoints } from '../claude/cache-breakpoints';
 import { toClaudeReply } from '../claude/to-claude-reply';
 import { applyContextStrategy } from '../context/context-strategy';
-import { classified } from './classify-error';
+import { classified } from '../errors/classify-error';
 import type { TranscriptReader } from './transcript-reader';
 import type { ClaudeCallInput, ClaudeReply } from './types';
 import { withHeartbeats } from './with-heartbeats';

@@ -7,8 +7,8 @@ import { transportFailureKind } from '../mcp/is-transport-failure';
 import type { McpConnections } from '../mcp/mcp-connections';
 import { DEFAULT_TOOL_TIMEOUT_MS } from '../mcp/tool-catalog';
 import { toToolResultContent } from '../mcp/tool-result';
-import { classified } from './classify-error';
-import { HostError } from './host-error';
+import { classified } from '../errors/classify-error';
+import { HostError } from '../errors/host-error';
 import type { ToolCallInput, ToolCallOutput } from './types';
 
 /** What `callTool` needs from the worker. */

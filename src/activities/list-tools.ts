@@ -1,5 +1,5 @@
 import type { ToolCatalogCache } from '../mcp/tool-catalog';
-import { classified } from './classify-error';
+import { classified } from '../errors/classify-error';
 import type { ListToolsInput, ListToolsResult } from './types';
 
 /**

@@ -5,7 +5,7 @@ import { summaryPrompt } from '../context/summary-prompt';
 import { textOf } from '../conversation/transcript';
 import { toRequestContent } from '../claude/reply-content';
 import { toReplyUsage } from '../claude/to-claude-reply';
-import { classified } from './classify-error';
+import { classified } from '../errors/classify-error';
 import type { TranscriptReader } from './transcript-reader';
 import type { SummarizeInput, SummarizeResult } from './types';
 import { withHeartbeats } from './with-heartbeats';

@@ -9,7 +9,7 @@ import { digestOf } from '../conversation/digest';
 import type { MessageParam, Tool, TranscriptRef } from '../conversation/types';
 import type { ContextSummary } from '../context/context-summary';
 import { contextSummaryQuery, messagesSliceQuery, toolsQuery } from '../workflows/definitions';
-import { HostError } from './host-error';
+import { HostError } from '../errors/host-error';
 
 interface Cached {
   messages: MessageParam[];

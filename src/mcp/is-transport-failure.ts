@@ -1,6 +1,6 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { HostError } from '../activities/host-error';
+import { HostError } from '../errors/host-error';
 
 /**
  * How a request died with its connection:

@@ -6,7 +6,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { HostError } from '../activities/host-error';
+import { HostError } from '../errors/host-error';
 import type { McpServerConfig } from './config';
 import { isTransportFailure } from './is-transport-failure';
 import { openClient, type Log, type OpenedConnection } from './open-transport';

@@ -5,21 +5,16 @@
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { ApplicationFailure } from '@temporalio/common';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { ClaudeFailureType, FailureType } from './failure-types';
 import { HostError } from './host-error';
+import { retryDelayMs } from './retry-delay';
 
 /** HTTP statuses of the Messages API worth another attempt (timeouts, conflicts, rate limits, overload). */
 const RETRYABLE_STATUSES = new Set([408, 409, 429]);
 
-/** The delay the API asked for: `retry-after-ms` (ms) wins over `retry-after` (seconds or a date). */
-export function retryDelayMs(headers: Headers | undefined, now: number = Date.now()): number | undefined {
-  const ms = Number(headers?.get('retry-after-ms') ?? NaN);
-  if (Number.isFinite(ms) && ms >= 0) return ms;
-  const after = headers?.get('retry-after');
-  if (!after) return undefined;
-  const seconds = Number(after);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(after);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+/** The only way a failure is made here: its type has to be one of {@link FailureType}. */
+function failure(type: FailureType, message: string, retryable: boolean): ApplicationFailure {
+  return retryable ? ApplicationFailure.retryable(message, type) : ApplicationFailure.nonRetryable(message, type);
 }
 
 function claudeFailure(err: APIError): ApplicationFailure {
@@ -28,32 +23,27 @@ function claudeFailure(err: APIError): ApplicationFailure {
   // `x-should-retry` is the server's explicit word and wins over the status code.
   const retryable =
     shouldRetry === 'true' ? true : shouldRetry === 'false' ? false : RETRYABLE_STATUSES.has(status) || status >= 500;
-  const kind = err.type ?? `http_${status}`;
+  const type: ClaudeFailureType = `claude.${err.type ?? `http_${status}`}`;
   const message = `Claude API ${status}: ${err.apiMessage ?? err.message}`;
   const details = [{ status, requestId: err.requestID ?? null }];
-  if (!retryable) return ApplicationFailure.create({ type: `claude.${kind}`, message, nonRetryable: true, details });
+  if (!retryable) return ApplicationFailure.create({ type, message, nonRetryable: true, details });
   const delay = retryDelayMs(err.headers);
-  return ApplicationFailure.create({
-    type: `claude.${kind}`,
-    message,
-    details,
-    ...(delay !== undefined ? { nextRetryDelay: delay } : {}),
-  });
+  return ApplicationFailure.create({ type, message, details, ...(delay !== undefined ? { nextRetryDelay: delay } : {}) });
 }
 
 /** JSON-RPC errors the server answered on purpose: calling again gives the same answer. */
 function mcpFailure(err: McpError): ApplicationFailure {
   switch (err.code as ErrorCode) {
     case ErrorCode.ConnectionClosed:
-      return ApplicationFailure.retryable(`MCP connection closed: ${err.message}`, 'mcp.connection_closed');
+      return failure('mcp.connection_closed', `MCP connection closed: ${err.message}`, true);
     case ErrorCode.RequestTimeout:
-      return ApplicationFailure.retryable(`MCP request timed out: ${err.message}`, 'mcp.timeout');
+      return failure('mcp.timeout', `MCP request timed out: ${err.message}`, true);
     case ErrorCode.InvalidParams:
-      return ApplicationFailure.nonRetryable(`rejected the arguments (JSON-RPC ${err.code}): ${err.message}`, 'mcp.invalid_params');
+      return failure('mcp.invalid_params', `rejected the arguments (JSON-RPC ${err.code}): ${err.message}`, false);
     case ErrorCode.MethodNotFound:
-      return ApplicationFailure.nonRetryable(`method not found (JSON-RPC ${err.code}): ${err.message}`, 'mcp.method_not_found');
+      return failure('mcp.method_not_found', `method not found (JSON-RPC ${err.code}): ${err.message}`, false);
     default:
-      return ApplicationFailure.nonRetryable(`JSON-RPC error ${err.code}: ${err.message}`, 'mcp.jsonrpc_error');
+      return failure('mcp.jsonrpc_error', `JSON-RPC error ${err.code}: ${err.message}`, false);
   }
 }
 
@@ -63,17 +53,13 @@ function mcpFailure(err: McpError): ApplicationFailure {
  */
 export function classifyError(err: unknown): ApplicationFailure {
   if (err instanceof ApplicationFailure) return err;
-  if (err instanceof HostError) {
-    return err.retryable ? ApplicationFailure.retryable(err.message, err.type) : ApplicationFailure.nonRetryable(err.message, err.type);
-  }
-  if (err instanceof APIUserAbortError) return ApplicationFailure.retryable('the Claude call was cancelled', 'claude.cancelled');
-  if (err instanceof APIConnectionError) {
-    return ApplicationFailure.retryable(`cannot reach the Claude API: ${err.message}`, 'claude.connection_error');
-  }
+  if (err instanceof HostError) return failure(err.type, err.message, err.retryable);
+  if (err instanceof APIUserAbortError) return failure('claude.cancelled', 'the Claude call was cancelled', true);
+  if (err instanceof APIConnectionError) return failure('claude.connection_error', `cannot reach the Claude API: ${err.message}`, true);
   if (err instanceof APIError) return claudeFailure(err as APIError);
   if (err instanceof McpError) return mcpFailure(err);
   const message = err instanceof Error ? err.message : String(err);
-  return ApplicationFailure.retryable(message, 'host.unexpected');
+  return failure('host.unexpected', message, true);
 }
 
 /** Runs an activity body and classifies whatever it throws. */

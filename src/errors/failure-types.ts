@@ -1,0 +1,83 @@
+/**
+ * Every failure type the host gives an `ApplicationFailure`, in one union: `mcp.*` for MCP servers and
+ * connections, `claude.*` for the Messages API, `host.*` for the host's own consistency checks. The
+ * workflow's failure messages, the Web UI and the tests read these strings, so a new one is added here
+ * and a misspelt one is a type error rather than a silently new type. Pure: types and constants only.
+ */
+import type { ErrorType } from '@anthropic-ai/sdk/resources/shared';
+
+/** Failures of MCP servers and their connections, raised by `src/mcp` and the tool activities. */
+export const MCP_FAILURE_TYPES = [
+  /** The activity names a server this worker's mcp.json does not configure (non-retryable). */
+  'mcp.unknown_server',
+  /** The worker is draining; another worker can take the call. */
+  'mcp.shutting_down',
+  /** Starting or connecting to the server failed. */
+  'mcp.connect_failed',
+  /** The tool is excluded by the server's `tools` filter (non-retryable). */
+  'mcp.tool_denied',
+  /** The call ran past the server's `timeoutMs`, or the SDK's request timeout fired. */
+  'mcp.timeout',
+  /** The connection broke while the call was in flight: the tool may or may not have run. */
+  'mcp.connection_lost',
+  /** The SDK reported the connection closed under a pending request. */
+  'mcp.connection_closed',
+  /** Still unreachable after reconnecting once. */
+  'mcp.unreachable',
+  /** The server answered `tools/call` with something that is not a result object (non-retryable). */
+  'mcp.invalid_result',
+  /** JSON-RPC -32602: the server rejected the arguments (non-retryable). */
+  'mcp.invalid_params',
+  /** JSON-RPC -32601 (non-retryable). */
+  'mcp.method_not_found',
+  /** Any other JSON-RPC error the server answered on purpose (non-retryable). */
+  'mcp.jsonrpc_error',
+] as const;
+
+/** One of {@link MCP_FAILURE_TYPES}. */
+export type McpFailureType = (typeof MCP_FAILURE_TYPES)[number];
+
+/** Failures of the host's own checks between workflow and activities. */
+export const HOST_FAILURE_TYPES = [
+  /** The transcript read from the workflow does not match the digest the activity was given (non-retryable). */
+  'host.transcript_mismatch',
+  /** The workflow returned fewer messages than asked for. */
+  'host.transcript_short',
+  /** The tool catalogue changed between scheduling and running the call. */
+  'host.catalog_mismatch',
+  /** The context summary changed between scheduling and running the call. */
+  'host.summary_mismatch',
+  /** The request's messages break the Messages API's pairing rules; the API would answer 400 (non-retryable). */
+  'host.invalid_transcript',
+  /** An error nobody classified: retried, bounded by the activity's maximum attempts. */
+  'host.unexpected',
+] as const;
+
+/** One of {@link HOST_FAILURE_TYPES}. */
+export type HostFailureType = (typeof HOST_FAILURE_TYPES)[number];
+
+/**
+ * The Messages API's `error.type` values: the SDK's list, plus `request_too_large`, which the API
+ * sends with a 413 although the SDK's type leaves it out.
+ */
+export type ClaudeApiErrorType = ErrorType | 'request_too_large';
+
+/** Failures of the Messages API call that are not an HTTP error answer. */
+export const CLAUDE_FAILURE_TYPES = [
+  /** The call was aborted (the activity was cancelled). */
+  'claude.cancelled',
+  /** No HTTP answer: DNS, refused connection, reset, timeout. */
+  'claude.connection_error',
+] as const;
+
+/**
+ * Failures of the Messages API call: {@link CLAUDE_FAILURE_TYPES}, an error answer as
+ * `claude.<error.type>`, or `claude.http_<status>` when the body named no type.
+ */
+export type ClaudeFailureType =
+  | (typeof CLAUDE_FAILURE_TYPES)[number]
+  | `claude.${ClaudeApiErrorType}`
+  | `claude.http_${number}`;
+
+/** Every failure type an activity of this host can fail with. */
+export type FailureType = McpFailureType | HostFailureType | ClaudeFailureType;
