@@ -4,6 +4,7 @@ import { Worker, type NativeConnection } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import type { McpConnections } from '../mcp/mcp-connections';
 import { dataConverter } from '../temporal/data-converter';
+import { prebuiltWorkflowBundlePath, workflowsPath } from './workflow-bundle';
 
 /** What a conversation worker is built from. */
 export interface ConversationWorkerOptions {
@@ -14,21 +15,23 @@ export interface ConversationWorkerOptions {
   taskQueue: string;
   claude: Anthropic;
   mcp: McpConnections;
-  /** A prebuilt workflow bundle (tests build one per run); otherwise the workflows are bundled now. */
+  /**
+   * A prebuilt workflow bundle (tests build one per run). Default: the one `npm run build` wrote
+   * beside the compiled code; running from source, the workflows are bundled now.
+   */
   workflowBundlePath?: string;
   maxResultChars?: number;
 }
 
 /** Creates the worker that runs conversation workflows and their activities. */
 export async function createConversationWorker(options: ConversationWorkerOptions): Promise<Worker> {
+  const bundlePath = options.workflowBundlePath ?? prebuiltWorkflowBundlePath();
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     dataConverter,
-    ...(options.workflowBundlePath
-      ? { workflowBundle: { codePath: options.workflowBundlePath } }
-      : { workflowsPath: require.resolve('../workflows') }),
+    ...(bundlePath !== undefined ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: workflowsPath() }),
     activities: createActivities({
       claude: options.claude,
       temporal: options.client,

@@ -1,0 +1,112 @@
+/**
+ * Worker ready time: from spawning the worker process to its first workflow-task poll reaching
+ * the server (seen with DescribeTaskQueue), for the compiled worker with the prebuilt bundle
+ * (`node dist/worker/main.js`, what `npm run worker` and the image run) against the worker run
+ * from source, which bundles the workflows with webpack at start (`node --import tsx
+ * src/worker/main.ts`, what `npm run worker` ran before the build). Alternating runs, medians.
+ *
+ *   npx tsx bench/worker-ready.ts          # TEMPORAL_ADDRESS: a running server; default: one is started
+ *   BENCH_REPEAT=7 npx tsx bench/worker-ready.ts
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { temporal } from '@temporalio/proto';
+import { findTemporalCli } from '../src/temporal/find-temporal-cli';
+import { median } from './median';
+
+const REPO_ROOT = path.resolve(__dirname, '..');
+
+/** How a worker is started. */
+interface WorkerLaunch {
+  label: string;
+  args: string[];
+}
+
+/** The two launches compared. */
+const LAUNCHES: readonly WorkerLaunch[] = [
+  { label: 'from source (tsx, bundles at start)', args: ['--import', 'tsx', path.join(REPO_ROOT, 'src/worker/main.ts')] },
+  { label: 'compiled, prebuilt bundle', args: [path.join(REPO_ROOT, 'dist/worker/main.js')] },
+];
+
+async function hasPoller(connection: Connection, taskQueue: string): Promise<boolean> {
+  const response = await connection.workflowService.describeTaskQueue({
+    namespace: 'default',
+    taskQueue: { name: taskQueue, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+    taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+  });
+  return (response.pollers ?? []).length > 0;
+}
+
+/** Spawns one worker and returns the milliseconds until its first poll is seen; then stops it. */
+async function measureReady(connection: Connection, address: string, launch: WorkerLaunch): Promise<number> {
+  const taskQueue = `ready-${randomUUID()}`;
+  const started = performance.now();
+  const child = spawn(process.execPath, launch.args, {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      TEMPORAL_ADDRESS: address,
+      MCP_HOST_TASK_QUEUE: taskQueue,
+      MCP_CONFIG: path.join(REPO_ROOT, 'mcp.json'),
+      ANTHROPIC_API_KEY: 'sk-ant-bench-not-a-real-key',
+      ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
+    },
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`worker exited (${child.exitCode}):\n${stderr}`);
+      if (await hasPoller(connection, taskQueue)) return performance.now() - started;
+      if (performance.now() - started > 120_000) throw new Error(`no poll after 120 s:\n${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+async function main(): Promise<void> {
+  const repeat = Number(process.env.BENCH_REPEAT ?? 5);
+  let env: TestWorkflowEnvironment | undefined;
+  let address = process.env.TEMPORAL_ADDRESS;
+  if (!address) {
+    const cli = findTemporalCli();
+    if (!cli) throw new Error('no Temporal CLI: run `npm run setup`');
+    env = await TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'existing-path', path: cli.path }, ip: '127.0.0.1' } });
+    address = env.address;
+  }
+  const connection = await Connection.connect({ address });
+  try {
+    const runs = new Map<string, number[]>(LAUNCHES.map((l) => [l.label, []]));
+    for (let i = 1; i <= repeat; i++) {
+      for (const launch of LAUNCHES) {
+        const ms = await measureReady(connection, address, launch);
+        runs.get(launch.label)?.push(ms);
+        process.stderr.write(`  run ${i}/${repeat}  ${launch.label.padEnd(38)} ${(ms / 1000).toFixed(2)} s\n`);
+      }
+    }
+    const baseline = median(runs.get(LAUNCHES[0]?.label ?? '') ?? []);
+    console.log('| worker | ready (median) | runs | ratio to from-source |\n|---|---:|---:|---:|');
+    for (const launch of LAUNCHES) {
+      const values = runs.get(launch.label) ?? [];
+      const m = median(values);
+      console.log(`| ${launch.label} | ${(m / 1000).toFixed(2)} s | ${values.length} | ${(m / baseline).toFixed(2)}× |`);
+    }
+  } finally {
+    await connection.close();
+    await env?.teardown();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
