@@ -1,0 +1,52 @@
+/**
+ * Which of a server's tools are offered to Claude. Entries are MCP tool names exactly as
+ * the server lists them. `allow` (when present) keeps only the named tools; `deny` then
+ * removes the named ones.
+ */
+export interface ToolFilter {
+  allow?: string[];
+  deny?: string[];
+}
+
+/**
+ * One MCP server the host connects to, normalised from any of the supported file formats.
+ *
+ * Secrets: the values of `env` and `headers` (and often `url` query strings) are
+ * credentials. They must stay in the worker process: never put them in workflow inputs,
+ * activity results, logs or error messages, all of which end up in Temporal history.
+ *
+ * - `stdio`: `env` holds only the variables the file sets; the connection layer adds
+ *   the usual inherited ones (PATH, HOME, ...). `command` is absolute when the file gave
+ *   a relative path with a slash, and otherwise as written (looked up on PATH).
+ * - `http`: Streamable HTTP; the connection layer falls back to legacy SSE.
+ * - `sse`: legacy HTTP+SSE only, because the file said `"type": "sse"`.
+ */
+export type McpServerConfig =
+  | {
+      name: string;
+      transport: 'stdio';
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+      cwd?: string;
+      tools: ToolFilter;
+      timeoutMs?: number;
+    }
+  | {
+      name: string;
+      transport: 'http' | 'sse';
+      url: string;
+      headers: Record<string, string>;
+      tools: ToolFilter;
+      timeoutMs?: number;
+    };
+
+/** Options for `parseMcpConfig`. */
+export interface ParseMcpConfigOptions {
+  /** Variables for `${VAR}` expansion (normally `process.env`). */
+  env: Record<string, string | undefined>;
+  /** The file the JSON came from, used only to prefix error messages. */
+  source: string;
+  /** Directory that relative `cwd` and `./command` paths are resolved against. */
+  baseDir: string;
+}
