@@ -5,6 +5,12 @@ import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
+/** src/testing is the package's `testing` export (test doubles): tests import it, product code never does. */
+const noTestDoubles = {
+  regex: '^(\\.{1,2}/)+testing(/|$)',
+  message: 'Only tests import src/testing (the testing export); product code never does.',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', '.temporal/', 'coverage/', 'bin/', '*.config.js', '*.config.mjs'] },
   js.configs.recommended,
@@ -17,6 +23,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       '@typescript-eslint/explicit-module-boundary-types': 'error',
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/testing/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noTestDoubles] }] },
   },
   {
     // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no activity
@@ -33,6 +44,7 @@ export default tseslint.config(
               allowTypeImports: true,
               message: 'Workflow code imports only @temporalio/workflow, pure shared modules and types.',
             },
+            noTestDoubles,
           ],
         },
       ],

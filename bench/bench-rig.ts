@@ -15,7 +15,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { createActivities } from '../src/activities';
 import { createClaudeClient } from '../src/claude/create-claude-client';
-import { startFakeMessagesApi, type RecordedRequest, type ScriptStep } from '../src/claude/fake-api';
+import { startFakeMessagesApi, type RecordedRequest, type ScriptStep } from '../src/testing';
 import type { McpServerConfig } from '../src/mcp/config';
 import { McpConnections } from '../src/mcp/mcp-connections';
 import { dataConverter } from '../src/temporal/data-converter';

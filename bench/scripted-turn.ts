@@ -4,7 +4,7 @@
  * Each answer also checks that the request carries the whole conversation so far, so every design
  * is seen to send Claude exactly the same thing: only what Temporal records differs.
  */
-import type { RecordedRequest, ScriptStep } from '../src/claude/fake-api';
+import type { RecordedRequest, ScriptStep } from '../src/testing';
 
 /** The stations the "model" cycles through. */
 const STATIONS = ['KSEA', 'KPDX', 'KSFO', 'KLAX', 'KDEN', 'KORD', 'KJFK', 'KBOS'] as const;

@@ -5,7 +5,7 @@
  * runs the worker with the MCP servers of mcp.json. Ctrl-C stops everything it started.
  */
 import * as path from 'node:path';
-import { startFakeMessagesApi, type FakeMessagesApi } from './claude/fake-api';
+import { startOfflineStandIn, type MessagesApiServer } from './offline';
 import { DEFAULTS, readSettings } from './config/settings';
 import { startDevServer, type DevServer } from './temporal/dev-server';
 import { ensureTemporalCli } from './temporal/install-temporal-cli';
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     });
   }
   let devServer: DevServer | undefined;
-  let fake: FakeMessagesApi | undefined;
+  let fake: MessagesApiServer | undefined;
   try {
     let address = settings.temporalAddress;
     if (address === undefined) {
@@ -65,7 +65,7 @@ async function main(): Promise<void> {
       claude = { apiKey: settings.anthropicApiKey, ...(settings.anthropicBaseUrl ? { baseURL: settings.anthropicBaseUrl } : {}) };
       say(`Claude: ${settings.anthropicBaseUrl ?? 'https://api.anthropic.com'} with model ${settings.model}`);
     } else {
-      fake = await startFakeMessagesApi({ mode: 'rules' });
+      fake = await startOfflineStandIn();
       claude = { apiKey: 'offline-stand-in', baseURL: fake.url };
       banner([
         'ANTHROPIC_API_KEY is not set: Claude is replaced by an OFFLINE STAND-IN',

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { startFakeMessagesApi, type FakeMessagesApi } from '../src/claude/fake-api';
+import { startFakeMessagesApi, type FakeMessagesApi } from '../src/testing';
 import type { ConversationStatus, MessageParam } from '../src/conversation/types';
 import { REPO_ROOT, weatherServer } from './support/repo';
 import { seedReplies } from './support/seed-transcript';

@@ -3,7 +3,7 @@
  * activity and the context guard — asserted on what reaches the fake Messages API, with the full
  * history still queryable.
  */
-import type { ScriptStep } from '../src/claude/fake-api';
+import type { ScriptStep } from '../src/testing';
 import type { ContextStrategy } from '../src/context/context-strategy';
 import type { MessageParam } from '../src/conversation/types';
 import { messagesQuery, sendMessageUpdate, statusQuery } from '../src/workflows/definitions';

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { startFakeMessagesApi, type FakeMessagesApi } from '../src/claude/fake-api';
+import { startFakeMessagesApi, type FakeMessagesApi } from '../src/testing';
 import { conversationOptions } from '../src/client/conversation-options';
 import { dataConverter } from '../src/temporal/data-converter';
 import { conversationWorkflow } from '../src/workflows';

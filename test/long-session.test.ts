@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { conversationOptions } from '../src/client/conversation-options';
-import type { ScriptStep } from '../src/claude/fake-api';
+import type { ScriptStep } from '../src/testing';
 import type { MessageParam } from '../src/conversation/types';
 import { conversationWorkflow } from '../src/workflows';
 import { messagesQuery, sendMessageUpdate, statusQuery, userMessageSignal } from '../src/workflows/definitions';

@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ScriptStep } from '../src/claude/fake-api';
+import type { ScriptStep } from '../src/testing';
 import type { TurnResult } from '../src/conversation/types';
 import { sendMessageUpdate, statusQuery } from '../src/workflows/definitions';
 import {

@@ -5,7 +5,7 @@
  * so nothing here depends on timing.
  */
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import type { ScriptStep } from '../src/claude/fake-api';
+import type { ScriptStep } from '../src/testing';
 import { endSignal, messagesQuery, sendMessageUpdate, statusQuery, userMessageSignal } from '../src/workflows/definitions';
 import { messagesOf, startConversation, validationErrors, waitFor } from './support/loop-helpers';
 import { startTestWorker, type TestWorker } from './support/test-worker';

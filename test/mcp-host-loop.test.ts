@@ -8,7 +8,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { RecordedRequest, ScriptStep } from '../src/claude/fake-api';
+import type { RecordedRequest, ScriptStep } from '../src/testing';
 import type { ContentBlockParam, Tool } from '../src/conversation/types';
 import { sendMessageUpdate, statusQuery } from '../src/workflows/definitions';
 import { childProcesses, isRunning } from './fixtures/child-processes';

@@ -1,5 +1,5 @@
 import { MAX_CACHE_BREAKPOINTS, withCacheBreakpoints, type CacheableRequest } from '../../src/claude/cache-breakpoints';
-import { validateMessagesRequest } from '../../src/claude/fake-api';
+import { validateMessagesRequest } from '../../src/offline';
 import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ContentBlockParam, MessageParam, Tool } from '../../src/conversation/types';
 import { deepFreeze } from '../context/random-transcripts';

@@ -1,5 +1,5 @@
 import { SEED_TRANSCRIPT } from '../support/seed-transcript';
-import { validateMessagesRequest } from '../../src/claude/fake-api';
+import { validateMessagesRequest } from '../../src/offline';
 import { withCacheBreakpoints } from '../../src/claude/cache-breakpoints';
 import { applyContextStrategy, type ContextStrategy } from '../../src/context/context-strategy';
 import { SUMMARY_HEADER, type ContextSummary } from '../../src/context/context-summary';

@@ -1,5 +1,5 @@
 import { SEED_TRANSCRIPT } from '../support/seed-transcript';
-import { validateMessagesRequest } from '../../src/claude/fake-api';
+import { validateMessagesRequest } from '../../src/offline';
 import { assertValidTranscript, transcriptProblem } from '../../src/context/validate-pairing';
 import type { MessageParam } from '../../src/conversation/types';
 import { randomTranscript, TOOLS } from './random-transcripts';

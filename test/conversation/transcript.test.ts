@@ -1,4 +1,4 @@
-import { validateMessagesRequest } from '../../src/claude/fake-api';
+import { validateMessagesRequest } from '../../src/offline';
 import {
   textOf,
   toolResultsMessage,

@@ -5,7 +5,8 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import { randomUUID } from 'node:crypto';
-import { validateMessagesRequest, type RecordedRequest } from '../../src/claude/fake-api';
+import type { RecordedRequest } from '../../src/testing';
+import { validateMessagesRequest } from '../../src/offline';
 import { conversationOptions, type ConversationOptionsInput } from '../../src/client/conversation-options';
 import type { ContentBlockParam, MessageParam } from '../../src/conversation/types';
 import { dataConverter } from '../../src/temporal/data-converter';

@@ -5,7 +5,7 @@
  * model's script, the user turns with the results they must give, and the activities its history
  * schedules, so recorder and replay test cannot drift apart.
  */
-import type { ScriptStep } from '../../src/claude/fake-api';
+import type { ScriptStep } from '../../src/testing';
 import type { ConversationOptionsInput } from '../../src/client/conversation-options';
 import type { ConversationStatus, TurnResult } from '../../src/conversation/types';
 import type { McpServerConfig } from '../../src/mcp/config';

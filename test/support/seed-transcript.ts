@@ -1,4 +1,4 @@
-import type { ScriptStep } from '../../src/claude/fake-api';
+import type { ScriptStep } from '../../src/testing';
 import type { MessageParam } from '../../src/conversation/types';
 
 /**

@@ -6,7 +6,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { createClaudeClient } from '../../src/claude/create-claude-client';
-import { startFakeMessagesApi, type FakeMessagesApi, type ScriptStep } from '../../src/claude/fake-api';
+import { startFakeMessagesApi, type FakeMessagesApi, type ScriptStep } from '../../src/testing';
 import type { McpServerConfig } from '../../src/mcp/config';
 import { McpConnections } from '../../src/mcp/mcp-connections';
 import { dataConverter } from '../../src/temporal/data-converter';

@@ -1,5 +1,5 @@
-/** One HTTP request as the fake received it, kept so tests can assert what went over the wire. */
-export interface RecordedRequest {
+/** One HTTP request as the fake Messages API received it: what a test can assert went over the wire. */
+export interface ReceivedRequest {
   method: string;
   /** The path without the query string, e.g. `/v1/messages`. */
   path: string;

@@ -1,4 +1,4 @@
-import { OFFLINE_PREFIX, respondByRules, type ScriptMessageStep } from '../src/claude/fake-api';
+import { OFFLINE_PREFIX, respondByRules, type MessageAnswer } from '../../src/offline';
 
 const weather = {
   name: 'get_weather',
@@ -12,15 +12,15 @@ const search = {
   input_schema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
 };
 
-function ask(messages: unknown[], tools: unknown[] = [weather]): ScriptMessageStep {
+function ask(messages: unknown[], tools: unknown[] = [weather]): MessageAnswer {
   return respondByRules({ model: 'm', max_tokens: 100, tools, messages });
 }
 
-function text(step: ScriptMessageStep): string {
+function text(step: MessageAnswer): string {
   return step.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
 }
 
-function toolUse(step: ScriptMessageStep): { name: string; input: unknown } | undefined {
+function toolUse(step: MessageAnswer): { name: string; input: unknown } | undefined {
   const block = step.content.find((b) => b.type === 'tool_use');
   return block?.type === 'tool_use' ? { name: block.name, input: block.input } : undefined;
 }

@@ -1,39 +1,8 @@
-import Anthropic, { APIError, BadRequestError, InternalServerError, OverloadedError } from '@anthropic-ai/sdk';
-import type { MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
-import { startFakeMessagesApi, type FakeMessagesApi } from '../src/claude/fake-api';
-
-const API_KEY = 'sk-ant-test-key';
-const MODEL = 'claude-sonnet-4-6';
-
-/**
- * The client options the host uses against the real API: key in `x-api-key`, the 2023-06-01 API
- * version, and no `Authorization` header. Passing `apiKey` keeps the SDK from reading
- * ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN or credential files; the SDK would send it as
- * `Authorization: Bearer`, which the `null` removes.
- */
-function clientFor(fake: FakeMessagesApi): Anthropic {
-  return new Anthropic({
-    baseURL: fake.url,
-    apiKey: API_KEY,
-    maxRetries: 0,
-    defaultHeaders: { 'x-api-key': API_KEY, 'anthropic-version': '2023-06-01', Authorization: null },
-  });
-}
-
-const weatherTool: Tool = {
-  name: 'get_weather',
-  description: '根据城市名查询实时天气',
-  input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-};
-
-async function caught(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to fail');
-}
+import type Anthropic from '@anthropic-ai/sdk';
+import { APIError, BadRequestError, InternalServerError, OverloadedError } from '@anthropic-ai/sdk';
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { startFakeMessagesApi, type FakeMessagesApi } from '../../src/testing';
+import { API_KEY, caught, MODEL, sdkClientFor, weatherTool } from '../support/fake-api-client';
 
 describe('fake Messages API, scripted mode', () => {
   let fake: FakeMessagesApi;
@@ -41,7 +10,7 @@ describe('fake Messages API, scripted mode', () => {
 
   beforeAll(async () => {
     fake = await startFakeMessagesApi();
-    client = clientFor(fake);
+    client = sdkClientFor(fake.url);
   });
   afterAll(async () => {
     await fake.close();
@@ -234,7 +203,7 @@ describe('fake Messages API, delays and close', () => {
         { kind: 'message', content: [{ type: 'text', text: 'never' }], stop_reason: 'end_turn', delayMs: 60_000 },
       ],
     });
-    const client = clientFor(fake);
+    const client = sdkClientFor(fake.url);
     const started = Date.now();
     const message = await client.messages.create({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] });
     expect(message.content).toEqual([{ type: 'text', text: 'late' }]);
@@ -252,60 +221,16 @@ describe('fake Messages API, delays and close', () => {
   });
 });
 
-describe('fake Messages API, rules mode (offline stand-in)', () => {
+describe('fake Messages API, rules mode', () => {
   let fake: FakeMessagesApi;
   let client: Anthropic;
-  const lines: string[] = [];
 
   beforeAll(async () => {
-    fake = await startFakeMessagesApi({ mode: 'rules', log: (line) => lines.push(line) });
-    client = clientFor(fake);
+    fake = await startFakeMessagesApi({ mode: 'rules' });
+    client = sdkClientFor(fake.url);
   });
   afterAll(async () => {
     await fake.close();
-  });
-
-  it('runs the seed scenario: greeting, tool call, result, follow-up', async () => {
-    const history: MessageParam[] = [];
-    const ask = async (content: MessageParam['content']): Promise<Anthropic.Message> => {
-      history.push({ role: 'user', content });
-      const message = await client.messages.create({ model: MODEL, max_tokens: 1024, tools: [weatherTool], messages: history });
-      history.push({ role: 'assistant', content: message.content });
-      return message;
-    };
-    const textOf = (message: Anthropic.Message): string =>
-      message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
-    const toolUseOf = (message: Anthropic.Message): Anthropic.ToolUseBlock => {
-      const block = message.content.find((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use');
-      if (!block) throw new Error(`no tool_use in ${JSON.stringify(message.content)}`);
-      return block;
-    };
-
-    const hello = await ask('你好');
-    expect(hello.stop_reason).toBe('end_turn');
-    expect(textOf(hello)).toMatch(/^\[offline stand-in\] /);
-    expect(textOf(hello)).toContain('get_weather');
-
-    const beijing = await ask('北京今天天气怎么样');
-    expect(beijing.stop_reason).toBe('tool_use');
-    expect(textOf(beijing)).toMatch(/^\[offline stand-in\] /);
-    const firstCall = toolUseOf(beijing);
-    expect(firstCall.name).toBe('get_weather');
-    expect(firstCall.input).toEqual({ city: '北京' });
-
-    const summary = await ask([{ type: 'tool_result', tool_use_id: firstCall.id, content: '北京：晴，25°C' }]);
-    expect(summary.stop_reason).toBe('end_turn');
-    expect(textOf(summary)).toMatch(/^\[offline stand-in\] /);
-    expect(textOf(summary)).toContain('北京：晴，25°C');
-
-    const shanghai = await ask('那上海呢');
-    expect(shanghai.stop_reason).toBe('tool_use');
-    const secondCall = toolUseOf(shanghai);
-    expect(secondCall.name).toBe('get_weather');
-    expect(secondCall.input).toEqual({ city: '上海' });
-    expect(secondCall.id).not.toBe(firstCall.id);
-
-    expect(lines.some((line) => line.includes('tools=get_weather'))).toBe(true);
   });
 
   it('serves queued steps before the rules, e.g. to inject a failure', async () => {

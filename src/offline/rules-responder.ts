@@ -3,7 +3,7 @@
  * arguments from the user's text and summarise tool results. Good enough to walk through the whole
  * tool loop without an API key; every answer says it is a stand-in so nobody mistakes it for Claude.
  */
-import type { ScriptContentBlock, ScriptMessageStep } from './script';
+import type { AnswerContentBlock, MessageAnswer } from './messages-api-answer';
 
 /** Starts every answer's text, so no transcript can pass the stand-in off as Claude. */
 export const OFFLINE_PREFIX = '[offline stand-in] ';
@@ -224,11 +224,11 @@ function lastUserText(messages: Json[]): string {
   return '';
 }
 
-function say(text: string, extra: ScriptContentBlock[] = [], stopReason = 'end_turn'): ScriptMessageStep {
+function say(text: string, extra: AnswerContentBlock[] = [], stopReason = 'end_turn'): MessageAnswer {
   return { kind: 'message', content: [{ type: 'text', text: `${OFFLINE_PREFIX}${text}` }, ...extra], stop_reason: stopReason };
 }
 
-function summariseResults(messages: Json[], results: ToolResult[], chinese: boolean): ScriptMessageStep {
+function summariseResults(messages: Json[], results: ToolResult[], chinese: boolean): MessageAnswer {
   const previous = messages[messages.length - 2];
   const names = new Map<string, string>();
   for (const b of blocksOf(previous?.content)) {
@@ -243,13 +243,13 @@ function summariseResults(messages: Json[], results: ToolResult[], chinese: bool
   return say(lines.join('\n'));
 }
 
-function callTool(tool: ToolInfo, input: Json, chinese: boolean): ScriptMessageStep {
+function callTool(tool: ToolInfo, input: Json, chinese: boolean): MessageAnswer {
   const text = chinese ? `我来调用 ${tool.name} 查询。` : `I'll call ${tool.name}.`;
   return say(text, [{ type: 'tool_use', name: tool.name, input }], 'tool_use');
 }
 
 /**
- * Answers a (validated) Messages API request body by fixed rules, as the `message` step the fake
+ * Answers a (validated) Messages API request body by fixed rules, as the `message` answer the fake
  * then serves:
  * - the last user message carries tool results → `end_turn` with a summary of them;
  * - the user's text shares words (Latin) or a character pair (CJK) with a tool's name or
@@ -258,7 +258,7 @@ function callTool(tool: ToolInfo, input: Json, chinese: boolean): ScriptMessageS
  *   value ("那上海呢") → the same tool again with that value;
  * - otherwise `end_turn` listing the tools. Chinese answers for Chinese questions.
  */
-export function respondByRules(body: unknown): ScriptMessageStep {
+export function respondByRules(body: unknown): MessageAnswer {
   const request = isRecord(body) ? body : {};
   const messages = Array.isArray(request.messages) ? (request.messages as unknown[]).filter(isRecord) : [];
   const tools = readTools(request.tools);

@@ -1,47 +1,35 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { buildErrorBody } from './error-body';
 import { buildMessageBody } from './message-body';
+import type { MessageAnswer, MessagesApiAnswer, MessagesApiResponder } from './messages-api-answer';
 import { randomId } from './random-id';
-import type { RecordedRequest } from './recorded-request';
-import { respondByRules } from './rules-responder';
-import type { ScriptMessageStep, ScriptStep } from './script';
+import type { ReceivedRequest } from './received-request';
 import { validateMessagesRequest } from './validate-request';
 
 /** A running fake of `POST /v1/messages`. */
-export interface FakeMessagesApi {
+export interface MessagesApiServer {
   /** e.g. `http://127.0.0.1:PORT`: the SDK's `baseURL` (it appends `/v1/messages`). */
   readonly url: string;
-  /** Every request received, in order, including invalid ones and ones that found no step. */
-  readonly requests: RecordedRequest[];
-  /** Scripted mode: each request consumes the next step. Rules mode: queued steps go first. */
-  enqueue(...steps: ScriptStep[]): void;
-  /** Steps not consumed yet. */
-  pending(): number;
-  /** Stops listening and drops open connections (including requests still in a `delayMs`). */
+  /** Stops listening and drops open connections (including requests a responder still holds). */
   close(): Promise<void>;
 }
 
-/** How to start the fake. */
-export interface FakeMessagesApiOptions {
+/** How to start the server. */
+export interface MessagesApiServerOptions {
+  /** Answers each request that passed validation. */
+  respond: MessagesApiResponder;
+  /** Sees every request, valid or not, before it is answered (the test fake records them here). */
+  onRequest?: (request: ReceivedRequest) => void;
   /** 0 (the default) picks a free port. */
   port?: number;
   /** Defaults to 127.0.0.1: the fake is never meant to be reachable from elsewhere. */
   host?: string;
-  /**
-   * `scripted` (default): answers come from the script, and a request that finds it empty gets a
-   * loud 500. `rules`: the offline stand-in answers whatever the script does not.
-   */
-  mode?: 'scripted' | 'rules';
-  /** Steps queued before the first request. */
-  script?: ScriptStep[];
   /** One line per request, e.g. for `npm start` to show what the stand-in did. */
   log?: (line: string) => void;
+  /** Names the responder in the first log line, e.g. `rules`. */
+  label?: string;
 }
-
-/** `respond` steps may return further `respond` steps; this many in a row means a loop in a test. */
-const MAX_RESPOND_DEPTH = 10;
 
 interface Reply {
   status: number;
@@ -86,15 +74,20 @@ function errorReply(status: number, errorType: string | undefined, message: stri
   };
 }
 
-function messageReply(step: ScriptMessageStep, model: string, requestBytes: number): Reply {
-  const body = buildMessageBody(step, model, requestBytes);
+function messageReply(answer: MessageAnswer, model: string, requestBytes: number): Reply {
+  const body = buildMessageBody(answer, model, requestBytes);
   const tools = body.content.flatMap((b) => (b.type === 'tool_use' ? [b.name] : []));
   return {
     status: 200,
-    headers: { 'request-id': randomId('req_'), ...step.headers },
+    headers: { 'request-id': randomId('req_'), ...answer.headers },
     body,
     summary: `200 stop_reason=${body.stop_reason}${tools.length > 0 ? ` tools=${tools.join(',')}` : ''}`,
   };
+}
+
+function replyTo(answer: MessagesApiAnswer, model: string, requestBytes: number): Reply {
+  if (answer.kind === 'error') return errorReply(answer.status, answer.errorType, answer.message, answer.headers);
+  return messageReply(answer, model, requestBytes);
 }
 
 function describe(error: unknown): string {
@@ -102,56 +95,32 @@ function describe(error: unknown): string {
 }
 
 /**
- * Starts a wire-level fake of Claude's Messages API on 127.0.0.1, for tests (driven through the
- * real `@anthropic-ai/sdk`) and for running offline without an API key. It validates requests like
- * the real API, records every request, and answers from a script or by rules.
+ * Starts a wire-level fake of Claude's Messages API on 127.0.0.1, reached through the real
+ * `@anthropic-ai/sdk`. It validates requests like the real API (a request the real API would refuse
+ * gets the same 400) and leaves the answer to valid ones to `options.respond`: the offline
+ * stand-in's rules, or a test's script.
  */
-export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {}): Promise<FakeMessagesApi> {
-  const mode = options.mode ?? 'scripted';
+export async function startMessagesApiServer(options: MessagesApiServerOptions): Promise<MessagesApiServer> {
   const host = options.host ?? '127.0.0.1';
-  const queue: ScriptStep[] = [...(options.script ?? [])];
-  const requests: RecordedRequest[] = [];
-  const log = options.log;
-  // Aborted by close(): cuts short any delayMs so close() never waits for a slow scripted step.
+  const { log, onRequest, respond } = options;
+  // Aborted by close(): a responder that waits stops waiting, so close() never hangs on it.
   const closing = new AbortController();
-
-  async function delay(ms: number | undefined): Promise<void> {
-    if (ms !== undefined && ms > 0) await sleep(ms, undefined, { signal: closing.signal });
-  }
-
-  /** Turns the next step (after any `respond` indirection) into a reply. */
-  async function answer(step: ScriptStep, recorded: RecordedRequest, model: string, bytes: number): Promise<Reply> {
-    let current = step;
-    for (let depth = 0; current.kind === 'respond'; depth++) {
-      if (depth >= MAX_RESPOND_DEPTH) {
-        return errorReply(500, 'api_error', `fake Messages API: ${MAX_RESPOND_DEPTH} respond steps in a row; is a respond function returning itself?`);
-      }
-      try {
-        current = await current.respond(recorded);
-      } catch (error) {
-        return errorReply(500, 'api_error', `fake Messages API: a respond step threw: ${describe(error)}`);
-      }
-    }
-    await delay(current.delayMs);
-    if (current.kind === 'error') return errorReply(current.status, current.errorType, current.message, current.headers);
-    return messageReply(current, model, bytes);
-  }
 
   async function handle(req: IncomingMessage): Promise<Reply> {
     const raw = await readBody(req);
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const parsed = raw === '' ? { ok: true as const, value: undefined } : parseJson(raw);
-    const recorded: RecordedRequest = {
+    const received: ReceivedRequest = {
       method: req.method ?? 'GET',
       path,
       headers: lowerCaseHeaders(req),
       body: parsed.ok ? parsed.value : raw,
       receivedAt: Date.now(),
     };
-    requests.push(recorded);
+    onRequest?.(received);
 
-    if (recorded.method !== 'POST' || path !== '/v1/messages') {
-      return errorReply(404, 'not_found_error', `fake Messages API: only POST /v1/messages exists, not ${recorded.method} ${path}`);
+    if (received.method !== 'POST' || path !== '/v1/messages') {
+      return errorReply(404, 'not_found_error', `fake Messages API: only POST /v1/messages exists, not ${received.method} ${path}`);
     }
     if (!parsed.ok) {
       return errorReply(400, 'invalid_request_error', 'There was an error parsing the body of your request: it is not valid JSON');
@@ -161,15 +130,7 @@ export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {})
 
     // Validation passed, so the body is an object with a string model.
     const model = (parsed.value as { model: string }).model;
-    const bytes = Buffer.byteLength(raw, 'utf8');
-    const step = queue.shift();
-    if (step) return answer(step, recorded, model, bytes);
-    if (mode === 'rules') return messageReply(respondByRules(parsed.value), model, bytes);
-    return errorReply(
-      500,
-      'api_error',
-      `fake Messages API: the script ran out: request #${requests.length} found no scripted step (enqueue one more step per expected request)`,
-    );
+    return replyTo(await respond(received, closing.signal), model, Buffer.byteLength(raw, 'utf8'));
   }
 
   function send(res: ServerResponse, reply: Reply): void {
@@ -190,7 +151,7 @@ export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {})
         send(res, reply);
       },
       (error: unknown) => {
-        if (closing.signal.aborted) return; // close() cut a delayMs short: the socket is gone anyway
+        if (closing.signal.aborted) return; // close() cut a wait short: the socket is gone anyway
         const reply = errorReply(500, 'api_error', `fake Messages API: internal error: ${describe(error)}`);
         log?.(`${req.method ?? '?'} ${req.url ?? '?'} -> ${reply.summary}`);
         send(res, reply);
@@ -207,18 +168,11 @@ export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {})
   });
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
-  log?.(`fake Messages API (${mode}) listening on ${url}`);
+  log?.(`fake Messages API${options.label !== undefined ? ` (${options.label})` : ''} listening on ${url}`);
   let closed: Promise<void> | undefined;
 
   return {
     url,
-    requests,
-    enqueue(...steps: ScriptStep[]): void {
-      queue.push(...steps);
-    },
-    pending(): number {
-      return queue.length;
-    },
     close(): Promise<void> {
       // Idempotent: an afterAll may close a fake that a test already closed.
       closed ??= new Promise<void>((resolve, reject) => {

@@ -1,6 +1,6 @@
 import type { Usage } from '@anthropic-ai/sdk/resources/messages';
 import { randomId } from './random-id';
-import type { ScriptContentBlock, ScriptMessageStep, ScriptToolUseBlock } from './script';
+import type { AnswerContentBlock, AnswerToolUseBlock, MessageAnswer } from './messages-api-answer';
 
 /** The usage object of a fake response: the four counters the real API always sends, plus overrides. */
 export type FakeUsage = Pick<
@@ -15,8 +15,8 @@ export interface FakeMessageBody {
   type: 'message';
   role: 'assistant';
   model: string;
-  /** The scripted blocks as given, except that every tool_use has an id. */
-  content: Array<Exclude<ScriptContentBlock, ScriptToolUseBlock> | (ScriptToolUseBlock & { id: string })>;
+  /** The answer's blocks as given, except that every tool_use has an id. */
+  content: Array<Exclude<AnswerContentBlock, AnswerToolUseBlock> | (AnswerToolUseBlock & { id: string })>;
   stop_reason: string;
   stop_sequence: string | null;
   usage: FakeUsage;
@@ -28,11 +28,11 @@ function estimateTokens(bytes: number): number {
 }
 
 /**
- * Builds the response body for a `message` step. `model` is echoed from the request like the real
+ * Builds the response body for a `message` answer. `model` is echoed from the request like the real
  * API; tool_use blocks without an id get a fresh `toolu_` id so every call is distinct.
  */
-export function buildMessageBody(step: ScriptMessageStep, model: string, requestBytes: number): FakeMessageBody {
-  const content: FakeMessageBody['content'] = step.content.map((block) =>
+export function buildMessageBody(answer: MessageAnswer, model: string, requestBytes: number): FakeMessageBody {
+  const content: FakeMessageBody['content'] = answer.content.map((block) =>
     block.type === 'tool_use' ? { ...block, id: block.id ?? randomId('toolu_') } : block,
   );
   const outputBytes = Buffer.byteLength(JSON.stringify(content), 'utf8');
@@ -42,14 +42,14 @@ export function buildMessageBody(step: ScriptMessageStep, model: string, request
     role: 'assistant',
     model,
     content,
-    stop_reason: step.stop_reason,
-    stop_sequence: step.stop_sequence ?? null,
+    stop_reason: answer.stop_reason,
+    stop_sequence: answer.stop_sequence ?? null,
     usage: {
       input_tokens: estimateTokens(requestBytes),
       output_tokens: estimateTokens(outputBytes),
       cache_creation_input_tokens: 0,
       cache_read_input_tokens: 0,
-      ...step.usage,
+      ...answer.usage,
     },
   };
 }

@@ -1,4 +1,4 @@
-import { validateMessagesRequest } from '../src/claude/fake-api';
+import { validateMessagesRequest } from '../../src/offline';
 
 const tool = { name: 'get_weather', description: 'weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } };
 

@@ -1,0 +1,58 @@
+/**
+ * What the fake Messages API answers a valid request with, as a responder decides it: a message
+ * built from content blocks, or an HTTP error with the real API's error body.
+ */
+import type { ContentBlock, StopReason, TextBlock, ToolUseBlock, Usage } from '@anthropic-ai/sdk/resources/messages';
+import type { ReceivedRequest } from './received-request';
+
+/** A text block as a responder writes it: `citations` may be left out. */
+export interface AnswerTextBlock {
+  type: 'text';
+  text: string;
+  citations?: TextBlock['citations'];
+}
+
+/** A tool_use block as a responder writes it: without `id` the server generates a `toolu_` id. */
+export interface AnswerToolUseBlock {
+  type: 'tool_use';
+  id?: string;
+  name: string;
+  input: unknown;
+  caller?: ToolUseBlock['caller'];
+}
+
+/** Any content block the real API can return; text and tool_use in their lenient forms. */
+export type AnswerContentBlock = AnswerTextBlock | AnswerToolUseBlock | Exclude<ContentBlock, TextBlock | ToolUseBlock>;
+
+/** Answer 200 with a full Message body built from this content. */
+export interface MessageAnswer {
+  kind: 'message';
+  content: AnswerContentBlock[];
+  /** Any string, so tests can also send a stop reason the SDK does not know yet. */
+  stop_reason: StopReason | (string & {});
+  stop_sequence?: string | null;
+  /** Overrides the estimated usage field by field. */
+  usage?: Partial<Usage>;
+  /** Extra response headers (e.g. rate-limit headers). */
+  headers?: Record<string, string>;
+}
+
+/** Answer with an HTTP error and the real API's error body. */
+export interface ErrorAnswer {
+  kind: 'error';
+  status: number;
+  /** Defaults from the status, like the real API (429 → `rate_limit_error`, 529 → `overloaded_error`…). */
+  errorType?: string;
+  message?: string;
+  /** e.g. `{ 'retry-after': '1' }` or `{ 'x-should-retry': 'false' }`. */
+  headers?: Record<string, string>;
+}
+
+/** One answer of the fake Messages API. */
+export type MessagesApiAnswer = MessageAnswer | ErrorAnswer;
+
+/**
+ * Decides the answer to a request that passed validation. `signal` aborts when the server closes,
+ * so a responder that waits (a scripted delay) never holds `close()` open.
+ */
+export type MessagesApiResponder = (request: ReceivedRequest, signal: AbortSignal) => MessagesApiAnswer | Promise<MessagesApiAnswer>;

@@ -1,0 +1,16 @@
+/**
+ * Test doubles for hosts built on this package (the `durable-mcp-host/testing` export, like
+ * `@temporalio/ai-sdk`'s testing module): a scripted, recording fake of Claude's Messages API.
+ * Product code never imports this module.
+ */
+export { startFakeMessagesApi, type FakeMessagesApi, type FakeMessagesApiOptions } from './fake-messages-api';
+export type { RecordedRequest } from './recorded-request';
+export type {
+  ScriptStep,
+  ScriptMessageStep,
+  ScriptErrorStep,
+  ScriptRespondStep,
+  ScriptContentBlock,
+  ScriptTextBlock,
+  ScriptToolUseBlock,
+} from './script-step';

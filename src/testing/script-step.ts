@@ -1,0 +1,41 @@
+/**
+ * The steps a test scripts the fake Messages API with: each request consumes one step, which says
+ * what the "model" answers.
+ */
+import type {
+  AnswerContentBlock,
+  AnswerTextBlock,
+  AnswerToolUseBlock,
+  ErrorAnswer,
+  MessageAnswer,
+} from '../offline';
+import type { RecordedRequest } from './recorded-request';
+
+/** A text block as a script writes it: `citations` may be left out. */
+export type ScriptTextBlock = AnswerTextBlock;
+
+/** A tool_use block as a script writes it: without `id` the fake generates a `toolu_` id. */
+export type ScriptToolUseBlock = AnswerToolUseBlock;
+
+/** Any content block the real API can return; text and tool_use in their lenient script forms. */
+export type ScriptContentBlock = AnswerContentBlock;
+
+/** Answer 200 with a full Message body built from this content. */
+export interface ScriptMessageStep extends MessageAnswer {
+  /** Wait this long before answering, e.g. to test timeouts and heartbeats. */
+  delayMs?: number;
+}
+
+/** Answer with an HTTP error and the real API's error body. */
+export interface ScriptErrorStep extends ErrorAnswer {
+  delayMs?: number;
+}
+
+/** Decide the answer from the request itself (e.g. echo a tool_result back). */
+export interface ScriptRespondStep {
+  kind: 'respond';
+  respond: (req: RecordedRequest) => ScriptStep | Promise<ScriptStep>;
+}
+
+/** One scripted answer of the fake Messages API. */
+export type ScriptStep = ScriptMessageStep | ScriptErrorStep | ScriptRespondStep;
