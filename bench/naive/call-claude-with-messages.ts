@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { toClaudeReply } from '../../src/claude/to-claude-reply';
+import { toClaudeReply } from '../../src/activities/to-claude-reply';
 import { classified } from '../../src/errors/classify-error';
 import type { ClaudeReply } from '../../src/activities/types';
 import type { NaiveClaudeInput } from './types';

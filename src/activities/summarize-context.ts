@@ -4,7 +4,7 @@ import { splitForSummary } from '../context/summary-split';
 import { summaryPrompt } from '../context/summary-prompt';
 import { textOf } from '../conversation/transcript';
 import { toRequestContent } from '../claude/reply-content';
-import { toReplyUsage } from '../claude/to-claude-reply';
+import { toReplyUsage } from '../claude/reply-usage';
 import { classified } from '../errors/classify-error';
 import type { TranscriptReader } from './transcript-reader';
 import type { SummarizeInput, SummarizeResult } from './types';

@@ -8,7 +8,7 @@ import type { ContextStrategy } from '../context/context-strategy';
 import type { ContextSummary } from '../context/context-summary';
 import type { ContentBlockParam, StopReason, ToolCatalog, TranscriptRef } from '../conversation/types';
 import type { ToolResultBlock } from '../conversation/transcript';
-import type { ReplyUsage } from '../conversation/usage-totals';
+import type { ReplyUsage } from '../claude/reply-usage';
 
 /** Input of `callClaude`. */
 export interface ClaudeCallInput {

@@ -3,7 +3,7 @@
  * request risks the context window, before the API has to refuse it. Pure and deterministic (the
  * workflow calls it).
  */
-import type { ReplyUsage } from '../conversation/usage-totals';
+import type { ReplyUsage } from '../claude/reply-usage';
 import type { ContextStrategy } from './context-strategy';
 import { canEscalate } from './escalate-strategy';
 

@@ -4,12 +4,13 @@
  */
 import { DEFAULT_CONTEXT_STRATEGY, type ContextStrategy } from '../context/context-strategy';
 import type { ContextSummary } from '../context/context-summary';
-import { contextWindowOf } from '../context/context-windows';
+import type { ReplyUsage } from '../claude/reply-usage';
 import { formatContextStrategy } from '../context/strategy-spec';
+import { contextWindowOf } from '../models/context-windows';
 import { estimateCost } from './cost';
 import { digestOf, extendDigest, EMPTY_DIGEST } from './digest';
 import { withUserText } from './transcript';
-import { addUsage, NO_USAGE, type ReplyUsage } from './usage-totals';
+import { addUsage, NO_USAGE } from './usage-totals';
 import type {
   ContentBlockParam,
   ConversationOptions,

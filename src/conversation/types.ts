@@ -5,7 +5,8 @@
 import type { ContentBlockParam, MessageParam, StopReason, Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { CacheOptions } from '../claude/cache-breakpoints';
 import type { ContextStrategy } from '../context/context-strategy';
-import type { CostEstimate, PriceTable } from './cost';
+import type { PriceTable } from '../models/model-prices';
+import type { CostEstimate } from './cost';
 
 export type { ContentBlockParam, MessageParam, StopReason, Tool };
 

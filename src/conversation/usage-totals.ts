@@ -1,12 +1,5 @@
+import type { ReplyUsage } from '../claude/reply-usage';
 import type { UsageTotals } from './types';
-
-/** The `usage` fields of one reply that the totals add up (null when the API left one out). */
-export interface ReplyUsage {
-  input_tokens: number;
-  output_tokens: number;
-  cache_creation_input_tokens?: number | null;
-  cache_read_input_tokens?: number | null;
-}
 
 /** Zero usage. */
 export const NO_USAGE: UsageTotals = { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 };

@@ -1,6 +1,5 @@
 import { decideCompaction, DEFAULT_COMPACTION_THRESHOLD, promptTokensOf } from '../../src/context/context-guard';
 import { applyContextStrategy, type ContextStrategy } from '../../src/context/context-strategy';
-import { contextWindowOf, FALLBACK_CONTEXT_WINDOW } from '../../src/context/context-windows';
 import { canEscalate, escalate } from '../../src/context/escalate-strategy';
 import { formatContextStrategy, parseContextStrategy } from '../../src/context/strategy-spec';
 import { assertValidTranscript } from '../../src/context/validate-pairing';
@@ -84,21 +83,6 @@ describe('escalate', () => {
         }
       }
     }
-  });
-});
-
-describe('contextWindowOf', () => {
-  test('200K for the Claude 4 family (and anything unknown), 1M for the Claude 5 family; configurable', () => {
-    expect(FALLBACK_CONTEXT_WINDOW).toBe(200_000);
-    expect(contextWindowOf('claude-sonnet-4-6')).toBe(200_000);
-    expect(contextWindowOf('claude-haiku-4-5-20251001')).toBe(200_000);
-    expect(contextWindowOf('claude-opus-5')).toBe(1_000_000);
-    expect(contextWindowOf('claude-sonnet-5-5-20260901')).toBe(1_000_000);
-    expect(contextWindowOf('some-other-model')).toBe(200_000);
-    expect(contextWindowOf('claude-sonnet-4-6', { 'claude-sonnet-4-6': 1_000_000 })).toBe(1_000_000);
-    // A minor version is another model: a row for claude-sonnet-4 does not name claude-sonnet-4-6.
-    expect(contextWindowOf('claude-sonnet-4-6', { 'claude-sonnet-4': 1_000_000 })).toBe(200_000);
-    expect(contextWindowOf('claude-sonnet-4-20250514', { 'claude-sonnet-4': 1_000_000 })).toBe(1_000_000);
   });
 });
 

@@ -2,7 +2,7 @@
  * Context window sizes, by model-name prefix; the guard compares token usage with these.
  * Pure: no Node built-ins (the workflow sandbox imports this).
  */
-import { lookupByModel } from './model-family';
+import { lookupByModel } from './lookup-by-model';
 
 /** The window assumed for a model the table does not name: every Claude 3 and 4 model has at least this. */
 export const FALLBACK_CONTEXT_WINDOW = 200_000;

@@ -1,6 +1,6 @@
 /**
  * Looks a model id up in a table keyed by model-name prefix (`claude-sonnet-4`, `claude-opus-4-5`),
- * for per-model settings such as prices and context windows. Pure: no Node built-ins.
+ * for the per-model tables beside it (prices, context windows). Pure: no Node built-ins.
  */
 
 /**
