@@ -3,7 +3,9 @@ import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resource
 import { Context } from '@temporalio/activity';
 import { withCacheBreakpoints } from '../claude/cache-breakpoints';
 import { applyContextStrategy } from '../context/context-strategy';
+import { transcriptProblem } from '../context/validate-pairing';
 import { classified } from '../errors/classify-error';
+import { HostError } from '../errors/host-error';
 import { toClaudeReply } from './to-claude-reply';
 import type { TranscriptReader } from './transcript-reader';
 import type { ClaudeCallInput, ClaudeReply } from './types';
@@ -12,12 +14,18 @@ import { withHeartbeats } from './with-heartbeats';
 /** What `callClaude` needs from the worker. */
 export interface CallClaudeDeps {
   claude: Anthropic;
-  transcripts: TranscriptReader;
+  /** The worker's transcript reader (tests give a stand-in with the same three reads). */
+  transcripts: Pick<TranscriptReader, 'messages' | 'tools' | 'summary'>;
 }
 
 /**
  * The `callClaude` activity: one `POST /v1/messages` (S6) with the whole transcript read from the
  * workflow (S15), `tools` on every request (S12) and the system prompt as the top-level field (S7).
+ *
+ * Before sending, the messages are checked against the Messages API's shape rules (roles alternate,
+ * every `tool_use` answered by a `tool_result` in the next message, no blank text): a request that
+ * breaks them would be refused with a 400 after the round trip, so it fails here instead, at once
+ * and non-retryable (`host.invalid_transcript`), naming the message at fault.
  */
 export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput) => Promise<ClaudeReply> {
   return (input) =>
@@ -36,6 +44,10 @@ export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput)
         },
         input.promptCache,
       );
+      const problem = transcriptProblem(request.messages);
+      if (problem !== null) {
+        throw new HostError(`the request would break the Messages API's rules: ${problem}`, 'host.invalid_transcript', false);
+      }
       const body: MessageCreateParamsNonStreaming = {
         model: input.model,
         max_tokens: input.maxTokens,
