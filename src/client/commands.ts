@@ -74,6 +74,43 @@ export async function sendMessage(client: Client, id: string, message: string): 
   return handle.executeUpdate(sendMessageUpdate, { args: [message] });
 }
 
+/** Sends a user turn without waiting for it (a signal); turns queue and run in order. */
+export async function postMessage(client: Client, id: string, message: string): Promise<void> {
+  if (message.trim() === '') throw new Error('the message is empty');
+  await (await existing(client, id)).signal(userMessageSignal, message);
+}
+
+/** A conversation as the server's visibility store lists it. */
+export interface ConversationListing {
+  id: string;
+  runId: string;
+  /** The workflow execution's status: RUNNING while it takes turns, COMPLETED once ended, … */
+  status: string;
+  startTime: Date;
+  closeTime?: Date;
+  taskQueue: string;
+}
+
+/** Conversations, newest first, from visibility (what the Web UI's workflow list shows). */
+export async function listConversations(client: Client, options: { taskQueue?: string; limit?: number } = {}): Promise<ConversationListing[]> {
+  const limit = options.limit ?? 100;
+  if (options.taskQueue?.includes('"')) throw new Error(`a task queue name with a double quote cannot be listed: ${options.taskQueue}`);
+  const taskQueue = options.taskQueue !== undefined ? ` AND TaskQueue = "${options.taskQueue}"` : '';
+  const found: ConversationListing[] = [];
+  for await (const execution of client.workflow.list({ query: `WorkflowType = '${conversationWorkflow.name}'${taskQueue}`, pageSize: Math.min(limit, 1000) })) {
+    found.push({
+      id: execution.workflowId,
+      runId: execution.runId,
+      status: execution.status.name,
+      startTime: execution.startTime,
+      ...(execution.closeTime !== undefined ? { closeTime: execution.closeTime } : {}),
+      taskQueue: execution.taskQueue,
+    });
+    if (found.length >= limit) break;
+  }
+  return found;
+}
+
 /** The `messages` array as sent to Claude. */
 export async function history(client: Client, id: string): Promise<MessageParam[]> {
   return (await existing(client, id)).query(messagesQuery);

@@ -1,0 +1,111 @@
+/**
+ * The library's client: conversations by id, over a Temporal client. Every method is one of the
+ * CLI's verbs (commands.ts), so the CLI and applications behave the same.
+ */
+import type { Client } from '@temporalio/client';
+import { DEFAULTS, readSettings } from '../config/settings';
+import type { ConversationStatus, ConversationSummary, MessageParam, TurnResult } from '../conversation/types';
+import {
+  endConversation,
+  history,
+  listConversations,
+  postMessage,
+  sendMessage,
+  startConversation,
+  status,
+  type ConversationListing,
+} from './commands';
+import { connectClient } from './connect';
+import type { ConversationOptionsInput } from './conversation-options';
+
+/** Where conversations run and which model they default to. */
+export interface ConversationClientOptions {
+  /** The workers' task queue (default `MCP_HOST_TASK_QUEUE`, else `mcp-host`). */
+  taskQueue?: string;
+  /** The model of conversations that name none (default `CLAUDE_MODEL`, else claude-sonnet-4-6). */
+  defaultModel?: string;
+}
+
+/** How a conversation starts. */
+export interface StartOptions extends ConversationOptionsInput {
+  /** The conversation id (the workflow id); default: a new readable one. */
+  id?: string;
+  /** Wait for the first turn's answer (an update-with-start) instead of returning at once. */
+  wait?: boolean;
+}
+
+/** Conversations of durable-mcp-host workers, by id. */
+export class ConversationClient {
+  private readonly taskQueue: string;
+  private readonly defaultModel: string;
+
+  /** Wraps a connected Temporal client; `close` is then the caller's business. */
+  constructor(
+    readonly client: Client,
+    options: ConversationClientOptions = {},
+    private readonly onClose: () => Promise<void> = () => Promise.resolve(),
+  ) {
+    this.taskQueue = options.taskQueue ?? DEFAULTS.taskQueue;
+    this.defaultModel = options.defaultModel ?? DEFAULTS.model;
+  }
+
+  /**
+   * Connects the way the CLI does: TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE / TLS and API key
+   * variables or a temporal.toml profile, the task queue and model from the environment.
+   */
+  static async connect(options: ConversationClientOptions = {}): Promise<ConversationClient> {
+    const settings = readSettings();
+    const connected = await connectClient(settings);
+    return new ConversationClient(
+      connected.client,
+      { taskQueue: options.taskQueue ?? settings.taskQueue, defaultModel: options.defaultModel ?? settings.model },
+      () => connected.close(),
+    );
+  }
+
+  /** Starts a conversation with its first message; with `wait`, returns that turn's result too. */
+  async start(message: string, options: StartOptions = {}): Promise<{ id: string; result?: TurnResult }> {
+    const { id, wait, ...conversation } = options;
+    return startConversation({ client: this.client, taskQueue: this.taskQueue }, message, {
+      ...(id !== undefined ? { id } : {}),
+      wait: wait === true,
+      conversation,
+      defaultModel: this.defaultModel,
+    });
+  }
+
+  /** Sends a user turn and waits for its answer (an update). */
+  send(id: string, message: string): Promise<TurnResult> {
+    return sendMessage(this.client, id, message);
+  }
+
+  /** Sends a user turn without waiting (a signal); it runs after the turns before it. */
+  post(id: string, message: string): Promise<void> {
+    return postMessage(this.client, id, message);
+  }
+
+  /** The `messages` array exactly as sent to Claude. */
+  history(id: string): Promise<MessageParam[]> {
+    return history(this.client, id);
+  }
+
+  /** Turns, counts, token usage, cost, context state. */
+  status(id: string): Promise<ConversationStatus> {
+    return status(this.client, id);
+  }
+
+  /** Ends a conversation once its pending turns are done; resolves with its summary. */
+  end(id: string): Promise<ConversationSummary> {
+    return endConversation(this.client, id);
+  }
+
+  /** This task queue's conversations, newest first (at most `limit`, default 100). */
+  list(options: { limit?: number } = {}): Promise<ConversationListing[]> {
+    return listConversations(this.client, { taskQueue: this.taskQueue, ...options });
+  }
+
+  /** Closes the connection `connect` opened. */
+  close(): Promise<void> {
+    return this.onClose();
+  }
+}

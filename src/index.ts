@@ -1,0 +1,16 @@
+/**
+ * `durable-mcp-host`: the worker and client side of the library.
+ *
+ *   import { createHostWorker, ConversationClient } from 'durable-mcp-host';
+ *
+ * Workflow code imports from `durable-mcp-host/workflow` instead (sandbox-safe); test doubles
+ * (a scripted fake Messages API) come from `durable-mcp-host/testing`.
+ */
+export { createHostWorker, type ClaudeEndpoint, type HostWorker, type HostWorkerOptions } from './worker/create-host-worker';
+export { ConversationClient, type ConversationClientOptions, type StartOptions } from './client/conversation-client';
+export type { ConversationListing } from './client/commands';
+export type { ConversationOptionsInput } from './client/conversation-options';
+export { loadMcpConfig, parseMcpConfig, McpConfigError, type McpServerConfig, type ToolFilter } from './mcp/config';
+export { dataConverter } from './temporal/data-converter';
+export { DEFAULTS } from './config/settings';
+export * from './workflow';

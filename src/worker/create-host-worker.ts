@@ -1,0 +1,143 @@
+/**
+ * The library's worker factory: everything `npm run worker` runs, for an application to run in its
+ * own process. It reads the MCP config (a path or the parsed object), connects to Temporal the way
+ * the CLI does unless given connections, builds the Claude client from the options or the
+ * environment, and owns what it opened: `run()` closes it all when the worker stops.
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Client } from '@temporalio/client';
+import type { NativeConnection, Worker } from '@temporalio/worker';
+import * as path from 'node:path';
+import { createClaudeClient } from '../claude/create-claude-client';
+import { DEFAULTS, readSettings } from '../config/settings';
+import { loadMcpConfig, parseMcpConfig, type McpServerConfig } from '../mcp/config';
+import { McpConnections } from '../mcp/mcp-connections';
+import { createConversationWorker } from './create-worker';
+import { openTemporalConnections, type TemporalConnections } from './open-temporal-connections';
+
+/** Where the Claude calls go. The key stays in this process: never in a workflow or activity payload. */
+export interface ClaudeEndpoint {
+  apiKey: string;
+  /** Another Messages API endpoint (a proxy, the offline stand-in, a test fake). */
+  baseURL?: string;
+  /** The `anthropic-version` header (default 2023-06-01). */
+  version?: string;
+}
+
+/** How to build a host worker; everything but `mcpConfig` has a default from the environment. */
+export interface HostWorkerOptions {
+  /** An `mcp.json` path, or its content as an object (`{ "mcpServers": { … } }`, `${VAR}` expanded). */
+  mcpConfig: string | object;
+  /** The Temporal frontend (default: `TEMPORAL_ADDRESS` or the temporal.toml profile, else 127.0.0.1:7233). */
+  address?: string;
+  /** The namespace (default: `TEMPORAL_NAMESPACE` or the profile, else `default`). */
+  namespace?: string;
+  /** Existing connections to use (then not closed by the worker); default: connect like the CLI. */
+  temporal?: { client: Client; connection: NativeConnection; namespace?: string };
+  /** The task queue (default `MCP_HOST_TASK_QUEUE`, else `mcp-host`); clients must use the same. */
+  taskQueue?: string;
+  /** Claude's endpoint, or a ready client; default: `ANTHROPIC_API_KEY` / `ANTHROPIC_BASE_URL`. */
+  claude?: ClaudeEndpoint | Anthropic;
+  /** A workflow bundle to load; default: the prebuilt `dist/workflow-bundle.js`. */
+  workflowBundlePath?: string;
+  /** Variables for `${VAR}` in the MCP config (default `process.env`). */
+  env?: Record<string, string | undefined>;
+  /** Where MCP server stderr and connection events go (default: stderr); `info` marks routine lines. */
+  log?: (line: string, level?: 'info') => void;
+}
+
+/** A created worker: call `run()` (it resolves after `shutdown()` once everything is closed). */
+export interface HostWorker {
+  readonly worker: Worker;
+  readonly namespace: string;
+  readonly taskQueue: string;
+  readonly servers: readonly McpServerConfig[];
+  /** The MCP connections of this worker (e.g. to report each server at start-up). */
+  readonly mcp: McpConnections;
+  /** Polls until `shutdown()`; then closes the MCP servers and the connections it opened. */
+  run(): Promise<void>;
+  /** Starts a graceful stop (in-flight activities get a grace period); safe to call at any time. */
+  shutdown(): void;
+}
+
+function isClaudeClient(value: ClaudeEndpoint | Anthropic): value is Anthropic {
+  return typeof (value as Anthropic).messages === 'object';
+}
+
+async function readServers(options: HostWorkerOptions): Promise<McpServerConfig[]> {
+  const env = options.env ?? process.env;
+  if (typeof options.mcpConfig === 'string') return loadMcpConfig(path.resolve(options.mcpConfig), env);
+  return parseMcpConfig(options.mcpConfig, { env, source: 'mcpConfig', baseDir: process.cwd() });
+}
+
+function claudeClient(option: HostWorkerOptions['claude']): Anthropic {
+  if (option !== undefined && isClaudeClient(option)) return option;
+  const settings = readSettings();
+  const endpoint = option ?? {
+    apiKey: settings.anthropicApiKey ?? '',
+    ...(settings.anthropicBaseUrl !== undefined ? { baseURL: settings.anthropicBaseUrl } : {}),
+    ...(settings.anthropicVersion !== undefined ? { version: settings.anthropicVersion } : {}),
+  };
+  if (endpoint.apiKey === '') throw new Error('no Claude API key: set ANTHROPIC_API_KEY or pass `claude: { apiKey }`');
+  return createClaudeClient(endpoint);
+}
+
+/** Creates a conversation worker; nothing is left open when this rejects. */
+export async function createHostWorker(options: HostWorkerOptions): Promise<HostWorker> {
+  const settings = readSettings();
+  const servers = await readServers(options);
+  const claude = claudeClient(options.claude);
+  let opened: TemporalConnections | undefined;
+  const temporal =
+    options.temporal ??
+    (opened = await openTemporalConnections({
+      ...settings,
+      temporalAddress: options.address ?? settings.temporalAddress,
+      namespace: options.namespace ?? settings.namespace,
+    }));
+  const namespace = temporal.namespace ?? DEFAULTS.namespace;
+  const taskQueue = options.taskQueue ?? settings.taskQueue;
+  const mcp = new McpConnections(servers, options.log);
+  const closeOwn = async (): Promise<void> => {
+    await mcp.closeAll();
+    await opened?.close();
+  };
+  let worker: Worker;
+  try {
+    worker = await createConversationWorker({
+      connection: temporal.connection,
+      client: temporal.client,
+      namespace,
+      taskQueue,
+      claude,
+      mcp,
+      ...(options.workflowBundlePath !== undefined ? { workflowBundlePath: options.workflowBundlePath } : {}),
+    });
+  } catch (err) {
+    await closeOwn();
+    throw err;
+  }
+  let stopRequested = false;
+  return {
+    worker,
+    namespace,
+    taskQueue,
+    servers,
+    mcp,
+    async run(): Promise<void> {
+      try {
+        // A created worker holds its connection until it has run; one stopped before running
+        // runs and drains at once, so the connection can close (and the process exit).
+        const running = worker.run();
+        if (stopRequested) worker.shutdown();
+        await running;
+      } finally {
+        await closeOwn();
+      }
+    },
+    shutdown(): void {
+      stopRequested = true;
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+    },
+  };
+}
