@@ -1,15 +1,19 @@
 /**
- * `npm start`: the whole host on the embedded default. Without TEMPORAL_ADDRESS it builds or finds
- * the Temporal CLI and runs a local dev server (persistence in .temporal/, Web UI); without
- * ANTHROPIC_API_KEY it runs the offline stand-in of Claude's Messages API, loudly labelled. Then it
- * runs the worker with the MCP servers of mcp.json. Ctrl-C stops everything it started.
+ * `npm start`: the whole host on the embedded default. Unless a Temporal address is configured it
+ * finds or installs the Temporal CLI and runs a local dev server (persistence in .temporal/, Web
+ * UI); without ANTHROPIC_API_KEY it runs the offline stand-in of Claude's Messages API, loudly
+ * labelled. Then it runs the worker with the MCP servers of mcp.json. One line per component.
+ *
+ * Ctrl-C at any moment — while the CLI installs, the dev server starts, the worker is created or
+ * runs — stops everything started so far and exits.
  */
 import * as path from 'node:path';
-import { startOfflineStandIn, type MessagesApiServer } from './offline';
+import { startOfflineStandIn } from './offline';
 import { DEFAULTS, readSettings } from './config/settings';
-import { startDevServer, type DevServer } from './temporal/dev-server';
+import { startDevServer } from './temporal/dev-server';
 import { ensureTemporalCli } from './temporal/install-temporal-cli';
 import { runWorker, type ClaudeEndpoint } from './worker/run-worker';
+import { installRuntimeLogger } from './worker/runtime-logger';
 
 const say = (line: string): void => {
   process.stderr.write(`${line}\n`);
@@ -30,61 +34,89 @@ function intFromEnv(name: string, fallback: number): number {
   return value;
 }
 
-async function main(): Promise<void> {
+/** Runs until stopped; `cleanups` collects what to stop, in reverse order, whatever happens. */
+async function run(stop: AbortSignal, cleanups: Array<() => Promise<void>>): Promise<void> {
+  installRuntimeLogger();
   const settings = readSettings();
+  let address = settings.temporalAddress;
+  if (address === undefined) {
+    const cli = await ensureTemporalCli(say);
+    stop.throwIfAborted();
+    const devServer = await startDevServer({
+      cliPath: cli.path,
+      dbFile: path.resolve('.temporal', 'temporal.db'),
+      port: intFromEnv('TEMPORAL_DEV_PORT', DEFAULTS.devServerPort),
+      uiPort: intFromEnv('TEMPORAL_DEV_UI_PORT', DEFAULTS.devServerUiPort),
+      signal: stop,
+      // Once stopping, its complaints about the worker's cancelled polls are noise.
+      log: (line) => {
+        if (!stop.aborted) say(line);
+      },
+    });
+    cleanups.push(async () => {
+      await devServer.stop();
+      say('Temporal dev server stopped.');
+    });
+    address = devServer.address;
+    say(`Temporal: dev server at ${address} (data in .temporal/temporal.db)`);
+    say(`Web UI:   ${devServer.uiUrl}/namespaces/${settings.namespace}/workflows`);
+  } else {
+    say(`Temporal: ${settings.temporal.description}`);
+  }
+  stop.throwIfAborted();
+  let claude: ClaudeEndpoint;
+  if (settings.anthropicApiKey) {
+    claude = {
+      apiKey: settings.anthropicApiKey,
+      ...(settings.anthropicBaseUrl ? { baseURL: settings.anthropicBaseUrl } : {}),
+      ...(settings.anthropicVersion ? { version: settings.anthropicVersion } : {}),
+    };
+    say(`Claude:   ${settings.anthropicBaseUrl ?? 'https://api.anthropic.com'}, default model ${settings.model}`);
+  } else {
+    const fake = await startOfflineStandIn();
+    cleanups.push(() => fake.close());
+    claude = { apiKey: 'offline-stand-in', baseURL: fake.url };
+    banner([
+      'ANTHROPIC_API_KEY is not set: Claude is replaced by an OFFLINE STAND-IN',
+      `(a rule-based fake Messages API at ${fake.url}).`,
+      "Its answers are not Claude's. Set ANTHROPIC_API_KEY to talk to Claude.",
+    ]);
+  }
+  stop.throwIfAborted();
+  await runWorker(settings, address, claude, stop, say);
+  say('Worker stopped.');
+}
+
+async function main(): Promise<number> {
   const stop = new AbortController();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     // `on`, not `once`: a terminal's Ctrl-C reaches this process twice (directly, and relayed by
-    // npm/tsx); a second signal without a handler would kill it before it stops what it started.
+    // npm); a second signal without a handler would kill it before it stops what it started.
     process.on(signal, () => {
       if (stop.signal.aborted) return;
-      say(`\n${signal}: stopping the worker, then everything npm start started ...`);
+      say(`\n${signal}: stopping everything npm start started ...`);
       stop.abort();
     });
   }
-  let devServer: DevServer | undefined;
-  let fake: MessagesApiServer | undefined;
+  const cleanups: Array<() => Promise<void>> = [];
+  let code = 0;
   try {
-    let address = settings.temporalAddress;
-    if (address === undefined) {
-      const cli = await ensureTemporalCli(say);
-      devServer = await startDevServer({
-        cliPath: cli.path,
-        dbFile: path.resolve('.temporal', 'temporal.db'),
-        port: intFromEnv('TEMPORAL_DEV_PORT', DEFAULTS.devServerPort),
-        uiPort: intFromEnv('TEMPORAL_DEV_UI_PORT', DEFAULTS.devServerUiPort),
-      });
-      address = devServer.address;
-      say(`Temporal dev server: ${address} (data in .temporal/temporal.db, pid ${devServer.pid})`);
-      say(`Temporal Web UI:     ${devServer.uiUrl}/namespaces/${settings.namespace}/workflows`);
-    } else {
-      say(`Temporal server: ${address} (TEMPORAL_ADDRESS)`);
+    await run(stop.signal, cleanups);
+  } catch (err) {
+    // Once stopping, an error is the interrupted start-up itself (an aborted wait, a closed
+    // connection), not news for the user.
+    if (!stop.signal.aborted) {
+      say(`npm start: ${err instanceof Error ? err.message : String(err)}`);
+      code = 1;
     }
-    let claude: ClaudeEndpoint;
-    if (settings.anthropicApiKey) {
-      claude = { apiKey: settings.anthropicApiKey, ...(settings.anthropicBaseUrl ? { baseURL: settings.anthropicBaseUrl } : {}) };
-      say(`Claude: ${settings.anthropicBaseUrl ?? 'https://api.anthropic.com'} with model ${settings.model}`);
-    } else {
-      fake = await startOfflineStandIn();
-      claude = { apiKey: 'offline-stand-in', baseURL: fake.url };
-      banner([
-        'ANTHROPIC_API_KEY is not set: Claude is replaced by an OFFLINE STAND-IN',
-        `(a rule-based fake Messages API at ${fake.url}).`,
-        'Its answers are not Claude\'s. Set ANTHROPIC_API_KEY to talk to Claude.',
-      ]);
-    }
-    say(`Try: npx mcp-host start --wait "北京今天天气怎么样"   (then: npx mcp-host chat)`);
-    await runWorker(settings, address, claude, stop.signal);
   } finally {
-    await fake?.close();
-    if (devServer) {
-      await devServer.stop();
-      say('Temporal dev server stopped.');
+    for (const cleanup of cleanups.reverse()) {
+      await cleanup().catch((err: unknown) => say(`npm start: while stopping: ${err instanceof Error ? err.message : String(err)}`));
     }
   }
+  return code;
 }
 
-main().catch((err: unknown) => {
-  say(`npm start: ${err instanceof Error ? err.message : String(err)}`);
-  process.exitCode = 1;
-});
+// Everything started has been stopped by now: exit even if a library still holds a handle, so an
+// interrupted start-up can never leave this process running.
+void main().then((code) => process.exit(code));

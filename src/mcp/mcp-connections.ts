@@ -185,7 +185,7 @@ export class McpConnections {
     if (this.openedBefore.has(name)) this.generation += 1;
     this.openedBefore.add(name);
     const version = client.getServerVersion();
-    this.log(`[mcp:${name}] connected${opened.pid !== undefined ? ` (pid ${opened.pid})` : ''}: ${version ? `${version.name} ${version.version}` : 'unnamed server'}`);
+    this.log(`[mcp:${name}] connected${opened.pid !== undefined ? ` (pid ${opened.pid})` : ''}: ${version ? `${version.name} ${version.version}` : 'unnamed server'}`, 'info');
     return opened;
   }
 
@@ -202,7 +202,7 @@ export class McpConnections {
     const now = Date.now();
     for (const [name, entry] of this.entries) {
       if (entry.opened && entry.inFlight === 0 && now - entry.lastUsed >= idleMs) {
-        this.log(`[mcp:${name}] idle for ${idleMs} ms; closing (it reopens on next use)`);
+        this.log(`[mcp:${name}] idle for ${idleMs} ms; closing (it reopens on next use)`, 'info');
         this.entries.delete(name);
         this.closeInBackground(entry);
       }

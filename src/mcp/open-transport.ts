@@ -17,8 +17,11 @@ import { waitForChildExit } from './wait-for-child-exit';
 /** The host's name and version in `initialize` (clientInfo). */
 export const CLIENT_INFO = { name: 'durable-mcp-host', version: '0.1.0' };
 
-/** A line logger. */
-export type Log = (line: string) => void;
+/**
+ * A line logger. `info` marks routine lifecycle lines (connected, idle close) that a quiet
+ * worker may drop; everything else (server stderr, failures, warnings) is always worth showing.
+ */
+export type Log = (line: string, level?: 'info') => void;
 
 /** The handshake's own timeout (the SDK's default): generous, as a first `npx -y` start downloads the server. */
 const CONNECT_TIMEOUT_MS = 60_000;

@@ -110,7 +110,8 @@ function usableTools(server: McpServerConfig, listed: readonly unknown[], warn: 
   return tools;
 }
 
-async function listServerTools(connections: McpConnections, server: McpServerConfig): Promise<McpTool[]> {
+/** One server's tools the host can offer (all pages, filtered, checked); rejects when it cannot be listed. */
+export async function listServerTools(connections: McpConnections, server: McpServerConfig): Promise<McpTool[]> {
   const warn = (line: string): void => connections.log(`[mcp:${server.name}] warning: ${line}`);
   const listed = await connections.use(server.name, (client) => listPages(client, server));
   return usableTools(server, listed, warn);

@@ -16,6 +16,8 @@ export interface DevServerOptions {
   uiPort: number;
   ip?: string;
   log?: (line: string) => void;
+  /** Aborting while the server starts stops it and rejects (Ctrl-C during `npm start`). */
+  signal?: AbortSignal;
 }
 
 /** A running dev server. */
@@ -37,9 +39,10 @@ async function portInUse(ip: string, port: number): Promise<boolean> {
   });
 }
 
-async function waitReady(address: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+async function waitReady(address: string, child: ChildProcess, timeoutMs: number, signal: AbortSignal | undefined): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    signal?.throwIfAborted();
     if (child.exitCode !== null) throw new Error(`temporal server start-dev exited with code ${child.exitCode}`);
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1000 });
@@ -99,12 +102,15 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     if (stopping) return; // its shutdown chatter (peers refusing connections) is noise
     for (const line of chunk.toString().split('\n')) if (line.trim()) log(`[temporal] ${line}`);
   };
-  child.stdout?.on('data', forward);
+  // Its stdout is a banner of addresses this host prints itself; warnings and errors come on stderr.
+  child.stdout?.resume();
   child.stderr?.on('data', forward);
   const address = `${ip}:${options.port}`;
   try {
-    await waitReady(address, child, 60_000);
+    await waitReady(address, child, 60_000, options.signal);
   } catch (err) {
+    stopping = true;
+    process.removeListener('exit', killOnExit);
     await stopChild(child);
     throw err;
   }

@@ -1,27 +1,45 @@
 /**
- * `npm run worker`: the worker alone, against the Temporal server at TEMPORAL_ADDRESS
- * (default 127.0.0.1:7233). Needs ANTHROPIC_API_KEY; for the offline stand-in use `npm start`.
+ * `npm run worker`: the worker alone, against the configured Temporal (TEMPORAL_ADDRESS and the
+ * other TEMPORAL_* variables or a temporal.toml profile; default 127.0.0.1:7233). Needs
+ * ANTHROPIC_API_KEY; for the offline stand-in use `npm start`.
  */
 import { readSettings } from '../config/settings';
+import { installRuntimeLogger } from './runtime-logger';
 import { runWorker } from './run-worker';
 
+const say = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
 async function main(): Promise<void> {
+  const stop = new AbortController();
+  // `on`, not `once`: Ctrl-C can arrive twice (directly and relayed by npm); the second must not kill the drain.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop.abort());
+  installRuntimeLogger();
   const settings = readSettings();
   if (!settings.anthropicApiKey) {
     throw new Error('ANTHROPIC_API_KEY is not set (npm start runs an offline stand-in instead; `npm run worker` does not)');
   }
-  const stop = new AbortController();
-  // `on`, not `once`: Ctrl-C can arrive twice (directly and relayed by npm/tsx); the second must not kill the drain.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop.abort());
+  say(`Temporal: ${settings.temporal.description}`);
+  say(`Claude: ${settings.anthropicBaseUrl ?? 'https://api.anthropic.com'}, default model ${settings.model}`);
   await runWorker(
     settings,
-    settings.temporalAddress ?? '127.0.0.1:7233',
-    { apiKey: settings.anthropicApiKey, ...(settings.anthropicBaseUrl ? { baseURL: settings.anthropicBaseUrl } : {}) },
+    undefined,
+    {
+      apiKey: settings.anthropicApiKey,
+      ...(settings.anthropicBaseUrl ? { baseURL: settings.anthropicBaseUrl } : {}),
+      ...(settings.anthropicVersion ? { version: settings.anthropicVersion } : {}),
+    },
     stop.signal,
+    say,
   );
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`mcp-host worker: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+main().then(
+  // Everything is closed by now; exit even if a library left a handle open.
+  () => process.exit(0),
+  (err: unknown) => {
+    say(`mcp-host worker: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);

@@ -1,57 +1,48 @@
 /**
- * Runs the conversation worker until it is asked to stop: connects to Temporal, reads the MCP
- * config, builds the Claude client from the environment, and on stop closes every MCP connection
- * so no child process is left behind.
+ * Runs the conversation worker until it is asked to stop (`npm run worker`, `npm start`): one line
+ * per component on stderr, each MCP server with its tool count or its error, and on stop every MCP
+ * connection closed so no child process is left behind. A stop that arrives while the worker is
+ * still being created stops it as soon as it exists.
  */
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
-import { createClaudeClient } from '../claude/create-claude-client';
 import type { Settings } from '../config/settings';
-import { loadMcpConfig } from '../mcp/config';
-import { McpConnections } from '../mcp/mcp-connections';
-import { clientConnectionOptions } from '../temporal/client-connection-options';
-import { dataConverter } from '../temporal/data-converter';
-import { createConversationWorker } from './create-worker';
+import { describeProbe, probeServers } from '../mcp/probe-servers';
+import { createHostWorker, type ClaudeEndpoint } from './create-host-worker';
+import { logLevelFrom } from './runtime-logger';
 
-/** Where the Claude calls go: a real API key, or the offline stand-in's URL. */
-export interface ClaudeEndpoint {
-  apiKey: string;
-  baseURL?: string;
-}
+export type { ClaudeEndpoint } from './create-host-worker';
 
 /** Runs the worker; resolves after `stopSignal` aborts and everything is closed. */
-export async function runWorker(settings: Settings, address: string, claude: ClaudeEndpoint, stopSignal: AbortSignal): Promise<void> {
-  const servers = await loadMcpConfig(settings.mcpConfigPath);
-  const connection = await Connection.connect(clientConnectionOptions(address));
-  const nativeConnection = await NativeConnection.connect({ address }).catch(async (err: unknown) => {
-    await connection.close();
-    throw err;
+export async function runWorker(
+  settings: Settings,
+  address: string | undefined,
+  claude: ClaudeEndpoint,
+  stopSignal: AbortSignal,
+  say: (line: string) => void,
+): Promise<void> {
+  stopSignal.throwIfAborted();
+  // Routine MCP lifecycle lines (connected, idle close) only when LOG_LEVEL asks for INFO or more.
+  const verbose = ['TRACE', 'DEBUG', 'INFO'].includes(logLevelFrom());
+  const host = await createHostWorker({
+    mcpConfig: settings.mcpConfigPath,
+    log: (line, level) => {
+      if (level !== 'info' || verbose) say(line);
+    },
+    claude,
+    taskQueue: settings.taskQueue,
+    namespace: settings.namespace,
+    ...(address !== undefined ? { address } : {}),
   });
-  const mcp = new McpConnections(servers);
+  const onStop = (): void => host.shutdown();
+  if (stopSignal.aborted) onStop();
+  else stopSignal.addEventListener('abort', onStop, { once: true });
+  const running = host.run();
+  if (!stopSignal.aborted) say(`Worker: polling task queue "${host.taskQueue}" in namespace "${host.namespace}"`);
+  if (host.servers.length === 0) say('MCP servers: none configured (conversations run without tools)');
+  // Reported while the worker already polls: a slow server must not delay the worker.
+  const probing = stopSignal.aborted ? Promise.resolve() : probeServers(host.mcp, (probe) => say(describeProbe(probe))).then(() => undefined);
   try {
-    const worker = await createConversationWorker({
-      connection: nativeConnection,
-      client: new Client({ connection, namespace: settings.namespace, dataConverter }),
-      namespace: settings.namespace,
-      taskQueue: settings.taskQueue,
-      claude: createClaudeClient({
-        apiKey: claude.apiKey,
-        ...(claude.baseURL !== undefined ? { baseURL: claude.baseURL } : {}),
-        ...(settings.anthropicVersion !== undefined ? { version: settings.anthropicVersion } : {}),
-      }),
-      mcp,
-    });
-    const onStop = (): void => worker.shutdown();
-    if (stopSignal.aborted) onStop();
-    else stopSignal.addEventListener('abort', onStop, { once: true });
-    process.stderr.write(
-      `worker running: task queue "${settings.taskQueue}", namespace "${settings.namespace}", ` +
-        `MCP servers: ${servers.map((s) => s.name).join(', ') || '(none)'}\n`,
-    );
-    await worker.run();
+    await running;
   } finally {
-    await mcp.closeAll();
-    await nativeConnection.close();
-    await connection.close();
+    await probing.catch(() => undefined);
   }
 }

@@ -1,5 +1,6 @@
 /**
- * The real worker entry point (`src/worker/main.ts`) as a separate OS process, for tests that use
+ * The real, compiled worker entry point (`dist/worker/main.js`, as `npm run worker` and the image
+ * run it, with the prebuilt workflow bundle; `npm test` builds first) as a separate OS process, for tests that use
  * the CLI against it or kill it with SIGKILL. It runs in its own process group so that killing the
  * group also takes its MCP children.
  */
@@ -42,8 +43,10 @@ export async function spawnWorkerProcess(options: {
   taskQueue: string;
   mcpConfigPath: string;
   claudeBaseUrl: string;
+  /** More environment for the worker (e.g. TEMPORAL_* connection settings). */
+  env?: Record<string, string>;
 }): Promise<WorkerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'src/worker/main.ts')], {
+  const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'dist/worker/main.js')], {
     cwd: REPO_ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -55,6 +58,7 @@ export async function spawnWorkerProcess(options: {
       MCP_CONFIG: options.mcpConfigPath,
       ANTHROPIC_API_KEY: TEST_API_KEY,
       ANTHROPIC_BASE_URL: options.claudeBaseUrl,
+      ...options.env,
     },
   });
   const output: string[] = [];
@@ -63,7 +67,7 @@ export async function spawnWorkerProcess(options: {
     const onData = (chunk: Buffer): void => {
       const text = chunk.toString();
       output.push(text);
-      if (text.includes('worker running')) resolve();
+      if (text.includes('Worker: polling')) resolve();
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);

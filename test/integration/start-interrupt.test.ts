@@ -1,0 +1,132 @@
+/**
+ * Ctrl-C during `npm start`, at every moment of start-up: while Node loads, while the dev server
+ * starts, once it is up, while the offline stand-in and the worker are being created, once the
+ * worker polls. A terminal's Ctrl-C reaches the whole foreground process group, and npm relays it
+ * once more, so the group gets SIGINT twice. Each time the process must exit promptly, and no
+ * process it started (dev server, MCP server) may be left, nor the dev server's port open.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { findTemporalCli } from '../../src/temporal/find-temporal-cli';
+import { freePort } from '../../src/temporal/free-port';
+import { stillAlive, watchProcessTree } from '../fixtures/process-tree';
+import { REPO_ROOT } from '../support/repo';
+
+/** When to press Ctrl-C: after a delay, when a line of output appears, or when a child process does. */
+type Moment = { afterMs: number } | { onLine: RegExp } | { onProcess: RegExp };
+
+const MOMENTS: Array<[string, Moment]> = [
+  ['while Node loads', { afterMs: 50 }],
+  ['while the dev server starts', { onProcess: /server start-dev/ }],
+  ['once the dev server is up', { onLine: /^Temporal: dev server at/ }],
+  ['while the stand-in and the worker are created', { onLine: /^Web UI:/ }],
+  ['as the stand-in is announced', { onLine: /OFFLINE STAND-IN/ }],
+  ['once the worker polls', { onLine: /^Worker: polling/ }],
+  ['once the MCP servers are listed', { onLine: /^MCP server weather:/ }],
+];
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
+}
+
+describe('Ctrl-C during npm start', () => {
+  const cli = findTemporalCli();
+
+  it.each(MOMENTS)('%s: stops everything it started and exits', async (_name, moment) => {
+    if (!cli) throw new Error('no Temporal CLI (npm run setup)');
+    const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-start-'));
+    const [port, uiPort] = [await freePort(), await freePort()];
+    // What `npm start` runs, in its own process group like a terminal's foreground job; the data
+    // folder (.temporal/) goes to a temp cwd, not the repository's.
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts/launch.cjs'), 'main'], {
+      cwd,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        TEMPORAL_CLI_PATH: cli.path,
+        TEMPORAL_DEV_PORT: String(port),
+        TEMPORAL_DEV_UI_PORT: String(uiPort),
+        MCP_CONFIG: path.join(REPO_ROOT, 'mcp.json'),
+      },
+    });
+    const pid = child.pid ?? -1;
+    const tree = watchProcessTree(pid, 10);
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    let output = '';
+    const ctrlC = (): void => {
+      try {
+        process.kill(-pid, 'SIGINT');
+        setTimeout(() => {
+          try {
+            process.kill(-pid, 'SIGINT'); // npm's relay of the same Ctrl-C
+          } catch {
+            // the group is gone already
+          }
+        }, 20);
+      } catch {
+        // the group is gone already
+      }
+    };
+    let pressed = false;
+    const press = (): void => {
+      if (pressed) return;
+      pressed = true;
+      ctrlC();
+    };
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if ('onLine' in moment && output.split('\n').some((line) => moment.onLine.test(line))) press();
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    if ('afterMs' in moment) setTimeout(press, moment.afterMs);
+    const processWatch =
+      'onProcess' in moment
+        ? setInterval(() => {
+            if ([...tree.seen.values()].some((p) => moment.onProcess.test(p.command))) press();
+          }, 10)
+        : undefined;
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }, 60_000);
+    const { code, signal } = await exited;
+    clearTimeout(timer);
+    clearInterval(processWatch);
+    tree.stop();
+    // Before Node has run a line of ours, SIGINT's default action ends the process (nothing started
+    // yet); from then on it stops what it started and exits 0.
+    expect({ pressed, stopped: code === 0 || signal === 'SIGINT', output }).toMatchObject({ pressed: true, stopped: true });
+    const left = [...tree.seen.values()];
+    expect(await waitFor(() => left.every((p) => !stillAlive(p)), 5000)).toBe(true);
+    expect(left.filter(stillAlive)).toEqual([]);
+    expect(await portOpen(port)).toBe(false);
+    expect(output).not.toMatch(/Cannot close connection|Error:|npm start:/);
+  }, 90_000);
+});
