@@ -1,6 +1,6 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import type { Settings } from '../config/settings';
-import { clientConnectionOptions } from '../temporal/client-connection-options';
+import { connectClientConnection } from '../temporal/connect-client';
 import { dataConverter } from '../temporal/data-converter';
 
 /** A client connection and the settings it was made from. */
@@ -10,22 +10,16 @@ export interface ClientContext {
   close(): Promise<void>;
 }
 
-/** The address the CLI talks to: TEMPORAL_ADDRESS, else the local dev server `npm start` runs. */
+/** The address the CLI talks to: TEMPORAL_ADDRESS or the temporal.toml profile, else the local dev server `npm start` runs. */
 export function clientAddress(settings: Settings): string {
-  return settings.temporalAddress ?? '127.0.0.1:7233';
+  return settings.temporal.address;
 }
 
-/** Connects to Temporal, with an error that says where and what to do when it cannot. */
+/**
+ * Connects to Temporal with the configured TLS and credentials (see connection-config.ts); when it
+ * cannot, one line that says where, and why (refused, TLS, credentials) with what to set.
+ */
 export async function connectClient(settings: Settings): Promise<ClientContext> {
-  const address = clientAddress(settings);
-  let connection: Connection;
-  try {
-    connection = await Connection.connect({ ...clientConnectionOptions(address), connectTimeout: 5000 });
-  } catch (err) {
-    throw new Error(
-      `cannot reach Temporal at ${address} (${err instanceof Error ? err.message : String(err)}); ` +
-        'start it with `npm start`, or set TEMPORAL_ADDRESS',
-    );
-  }
+  const connection = await connectClientConnection(settings.temporal, 5000);
   return { client: new Client({ connection, namespace: settings.namespace, dataConverter }), settings, close: () => connection.close() };
 }

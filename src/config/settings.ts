@@ -3,10 +3,11 @@
  * Secrets (the API key) are read here and stay in the worker process.
  */
 import * as path from 'node:path';
+import { DEFAULT_TEMPORAL_NAMESPACE, loadConnectionConfig, type TemporalConnectionConfig } from '../temporal/connection-config';
 
 /** Defaults shared by the worker, the CLI and the docs. */
 export const DEFAULTS = {
-  namespace: 'default',
+  namespace: DEFAULT_TEMPORAL_NAMESPACE,
   taskQueue: 'mcp-host',
   mcpConfig: 'mcp.json',
   model: 'claude-sonnet-4-6',
@@ -18,8 +19,14 @@ export const DEFAULTS = {
 
 /** Settings read from the environment. */
 export interface Settings {
-  /** `TEMPORAL_ADDRESS`; unset means `npm start` runs its own dev server. */
+  /**
+   * How to reach Temporal: TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE / TEMPORAL_TLS* / TEMPORAL_API_KEY and
+   * `temporal.toml` profiles (TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE), as the `temporal` CLI reads them.
+   */
+  temporal: TemporalConnectionConfig;
+  /** The address the environment or the profile names; unset means `npm start` runs its own dev server. */
   temporalAddress: string | undefined;
+  /** The namespace (TEMPORAL_NAMESPACE, else the profile's, else `default`). */
   namespace: string;
   taskQueue: string;
   /** Absolute path of the `mcp.json` (`MCP_CONFIG`). */
@@ -36,9 +43,11 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 /** Reads the settings from `env` (default: the process environment). */
 export function readSettings(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): Settings {
+  const temporal = loadConnectionConfig(env);
   return {
-    temporalAddress: nonEmpty(env.TEMPORAL_ADDRESS),
-    namespace: nonEmpty(env.TEMPORAL_NAMESPACE) ?? DEFAULTS.namespace,
+    temporal,
+    temporalAddress: temporal.addressConfigured ? temporal.address : undefined,
+    namespace: temporal.namespace,
     taskQueue: nonEmpty(env.MCP_HOST_TASK_QUEUE) ?? DEFAULTS.taskQueue,
     mcpConfigPath: path.resolve(cwd, nonEmpty(env.MCP_CONFIG) ?? DEFAULTS.mcpConfig),
     anthropicApiKey: nonEmpty(env.ANTHROPIC_API_KEY),
