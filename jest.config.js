@@ -1,13 +1,46 @@
-/** @type {import('jest').Config} */
-module.exports = {
+/**
+ * Two projects: `unit` (no Temporal server; tests mirror src/) and `integration` (suites that need
+ * the real dev server: test/integration/, or a file named *.integration.test.ts). Only the
+ * integration project has the global setup, and jest runs a project's global setup only when at
+ * least one of its suites is selected, so `npm run test:unit` (or `jest test/mcp`) starts no
+ * Temporal. `npm test` runs both.
+ *
+ * @type {import('jest').Config}
+ */
+
+/** Suites that need the run's Temporal dev server. */
+const INTEGRATION = ['<rootDir>/test/integration/', '\\.integration\\.test\\.ts$'];
+
+/** Never collected by either project. */
+const IGNORED = ['/node_modules/'];
+
+/** What both projects share. */
+const shared = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test', '<rootDir>/src'],
-  testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
-  // One real Temporal dev server and one workflow bundle per run, shared by every suite.
-  globalSetup: '<rootDir>/test/setup/global-setup.ts',
-  globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   setupFiles: ['<rootDir>/test/setup/quiet-runtime.ts'],
+};
+
+module.exports = {
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      roots: ['<rootDir>/test', '<rootDir>/src'],
+      testMatch: ['**/*.test.ts'],
+      testPathIgnorePatterns: [...IGNORED, ...INTEGRATION],
+    },
+    {
+      ...shared,
+      displayName: 'integration',
+      roots: ['<rootDir>/test'],
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts', '**/*.integration.test.ts'],
+      testPathIgnorePatterns: IGNORED,
+      // One real Temporal dev server and one workflow bundle per run, shared by every suite.
+      globalSetup: '<rootDir>/test/setup/global-setup.ts',
+      globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+    },
+  ],
   testTimeout: 120000,
   // Suites that start workers and servers share 2 cores; run them in two lanes at most.
   maxWorkers: 2,

@@ -1,5 +1,5 @@
 /**
- * Records the workflow histories that `test/replay.test.ts` replays against the current workflow
+ * Records the workflow histories that `test/workflows/replay.test.ts` replays against the current workflow
  * code (house rule 10):
  *
  *   npx tsx scripts/record-histories.ts

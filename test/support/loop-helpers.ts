@@ -22,7 +22,7 @@ export async function startConversation(w: TestWorker, options: ConversationOpti
     taskQueue: w.taskQueue,
     workflowId: `${prefix}-${randomUUID()}`,
     // Loop-structure tests read requests as the seed writes them, so prompt caching is off unless a
-    // test turns it on; caching has its own tests (test/context-in-the-loop.test.ts).
+    // test turns it on; caching has its own tests (test/integration/context-in-the-loop.test.ts).
     args: [{ options: conversationOptions({ promptCache: { enabled: false }, ...options }) }],
   });
 }

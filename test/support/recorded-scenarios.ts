@@ -1,7 +1,7 @@
 /**
  * The conversations whose workflow histories are recorded into `test/histories/` (by
  * `scripts/record-histories.ts`) and replayed against the current workflow code by
- * `test/replay.test.ts` (house rule 10). One place defines each scenario: its servers, the fake
+ * `test/workflows/replay.test.ts` (house rule 10). One place defines each scenario: its servers, the fake
  * model's script, the user turns with the results they must give, and the activities its history
  * schedules, so recorder and replay test cannot drift apart.
  */

@@ -5,12 +5,12 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { startFakeMessagesApi, type FakeMessagesApi } from '../src/testing';
-import type { ConversationStatus, MessageParam } from '../src/conversation/types';
-import { REPO_ROOT, weatherServer } from './support/repo';
-import { seedReplies } from './support/seed-transcript';
-import { temporalAddress, TEST_API_KEY } from './support/test-worker';
-import { spawnWorkerProcess, writeMcpConfig, type WorkerProcess } from './support/worker-process';
+import { startFakeMessagesApi, type FakeMessagesApi } from '../../src/testing';
+import type { ConversationStatus, MessageParam } from '../../src/conversation/types';
+import { REPO_ROOT, weatherServer } from '../support/repo';
+import { seedReplies } from '../support/seed-transcript';
+import { temporalAddress, TEST_API_KEY } from '../support/test-worker';
+import { spawnWorkerProcess, writeMcpConfig, type WorkerProcess } from '../support/worker-process';
 
 interface Run {
   code: number | null;

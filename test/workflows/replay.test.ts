@@ -10,13 +10,13 @@ import { bundleWorkflowCode, Worker, type WorkflowBundleOption } from '@temporal
 import { DeterminismViolationError } from '@temporalio/workflow';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { dataConverter } from '../src/temporal/data-converter';
-import { historyFromJson } from './support/history-json';
-import { RECORDED_SCENARIOS, recordedWorkflowId } from './support/recorded-scenarios';
-import { scheduledActivityTypes } from './support/scheduled-activities';
-import { TEST_API_KEY } from './support/test-worker';
+import { dataConverter } from '../../src/temporal/data-converter';
+import { historyFromJson } from '../support/history-json';
+import { RECORDED_SCENARIOS, recordedWorkflowId } from '../support/recorded-scenarios';
+import { scheduledActivityTypes } from '../support/scheduled-activities';
+import { TEST_API_KEY } from '../support/test-worker';
 
-const HISTORIES_DIR = path.join(__dirname, 'histories');
+const HISTORIES_DIR = path.join(__dirname, '..', 'histories');
 const EventType = temporal.api.enums.v1.EventType;
 
 const quietLogger = {
@@ -37,7 +37,7 @@ function readHistory(name: string): { text: string; history: History } {
 async function currentWorkflows(): Promise<WorkflowBundleOption> {
   const codePath = process.env.TEMPORAL_TEST_WORKFLOW_BUNDLE;
   if (codePath) return { codePath };
-  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../src/workflows'), logger: quietLogger });
+  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: quietLogger });
   return { code };
 }
 
@@ -96,7 +96,7 @@ describe('the replay check can fail', () => {
   let divergent: WorkflowBundleOption;
   beforeAll(async () => {
     const { code } = await bundleWorkflowCode({
-      workflowsPath: require.resolve('./fixtures/divergent-conversation-workflow'),
+      workflowsPath: require.resolve('../fixtures/divergent-conversation-workflow'),
       logger: quietLogger,
     });
     divergent = { code };

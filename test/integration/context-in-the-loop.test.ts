@@ -3,13 +3,13 @@
  * activity and the context guard — asserted on what reaches the fake Messages API, with the full
  * history still queryable.
  */
-import type { ScriptStep } from '../src/testing';
-import type { ContextStrategy } from '../src/context/context-strategy';
-import type { MessageParam } from '../src/conversation/types';
-import { messagesQuery, sendMessageUpdate, statusQuery } from '../src/workflows/definitions';
-import { startConversation, messagesOf, validationErrors } from './support/loop-helpers';
-import { tsServer, weatherServer } from './support/repo';
-import { startTestWorker, type TestWorker } from './support/test-worker';
+import type { ScriptStep } from '../../src/testing';
+import type { ContextStrategy } from '../../src/context/context-strategy';
+import type { MessageParam } from '../../src/conversation/types';
+import { messagesQuery, sendMessageUpdate, statusQuery } from '../../src/workflows/definitions';
+import { startConversation, messagesOf, validationErrors } from '../support/loop-helpers';
+import { tsServer, weatherServer } from '../support/repo';
+import { startTestWorker, type TestWorker } from '../support/test-worker';
 
 interface Body {
   system?: unknown;

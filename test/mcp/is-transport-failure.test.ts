@@ -5,8 +5,8 @@
  */
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { HostError } from '../src/errors/host-error';
-import { isTransportFailure, transportFailureKind } from '../src/mcp/is-transport-failure';
+import { HostError } from '../../src/errors/host-error';
+import { isTransportFailure, transportFailureKind } from '../../src/mcp/is-transport-failure';
 
 function errno(message: string, code: string): Error {
   return Object.assign(new Error(message), { code });

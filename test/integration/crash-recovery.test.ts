@@ -7,14 +7,14 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { startFakeMessagesApi, type FakeMessagesApi } from '../src/testing';
-import { conversationOptions } from '../src/client/conversation-options';
-import { dataConverter } from '../src/temporal/data-converter';
-import { conversationWorkflow } from '../src/workflows';
-import { messagesQuery, statusQuery, userMessageSignal } from '../src/workflows/definitions';
-import { tsServer } from './support/repo';
-import { temporalAddress } from './support/test-worker';
-import { spawnWorkerProcess, writeMcpConfig, type WorkerProcess } from './support/worker-process';
+import { startFakeMessagesApi, type FakeMessagesApi } from '../../src/testing';
+import { conversationOptions } from '../../src/client/conversation-options';
+import { dataConverter } from '../../src/temporal/data-converter';
+import { conversationWorkflow } from '../../src/workflows';
+import { messagesQuery, statusQuery, userMessageSignal } from '../../src/workflows/definitions';
+import { tsServer } from '../support/repo';
+import { temporalAddress } from '../support/test-worker';
+import { spawnWorkerProcess, writeMcpConfig, type WorkerProcess } from '../support/worker-process';
 
 async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

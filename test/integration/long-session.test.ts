@@ -5,14 +5,14 @@
  * messages array is exactly the expected one.
  */
 import { randomUUID } from 'node:crypto';
-import { conversationOptions } from '../src/client/conversation-options';
-import type { ScriptStep } from '../src/testing';
-import type { MessageParam } from '../src/conversation/types';
-import { conversationWorkflow } from '../src/workflows';
-import { messagesQuery, sendMessageUpdate, statusQuery, userMessageSignal } from '../src/workflows/definitions';
-import { labBlob } from './fixtures/lab-blob';
-import { tsServer } from './support/repo';
-import { startTestWorker, type TestWorker } from './support/test-worker';
+import { conversationOptions } from '../../src/client/conversation-options';
+import type { ScriptStep } from '../../src/testing';
+import type { MessageParam } from '../../src/conversation/types';
+import { conversationWorkflow } from '../../src/workflows';
+import { messagesQuery, sendMessageUpdate, statusQuery, userMessageSignal } from '../../src/workflows/definitions';
+import { labBlob } from '../fixtures/lab-blob';
+import { tsServer } from '../support/repo';
+import { startTestWorker, type TestWorker } from '../support/test-worker';
 
 const TURNS = Number(process.env.LONG_TURNS ?? 100);
 const TOOL_ROUNDS = 9; // model calls per turn that ask for tools: three tools in the first two, then two

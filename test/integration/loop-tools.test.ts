@@ -6,18 +6,18 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ScriptStep } from '../src/testing';
-import type { TurnResult } from '../src/conversation/types';
-import { sendMessageUpdate, statusQuery } from '../src/workflows/definitions';
+import type { ScriptStep } from '../../src/testing';
+import type { TurnResult } from '../../src/conversation/types';
+import { sendMessageUpdate, statusQuery } from '../../src/workflows/definitions';
 import {
   historyText,
   messagesOf,
   startConversation,
   validationErrors,
   type ConversationHandle,
-} from './support/loop-helpers';
-import { tsServer, weatherServer } from './support/repo';
-import { startTestWorker, TEST_API_KEY, type TestWorker } from './support/test-worker';
+} from '../support/loop-helpers';
+import { tsServer, weatherServer } from '../support/repo';
+import { startTestWorker, TEST_API_KEY, type TestWorker } from '../support/test-worker';
 
 /** An MCP `env` value: a stand-in for a token a real server would get this way. */
 const LAB_SECRET = 's3cr3t-value-7f3a91';

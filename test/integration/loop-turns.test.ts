@@ -5,10 +5,10 @@
  * so nothing here depends on timing.
  */
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import type { ScriptStep } from '../src/testing';
-import { endSignal, messagesQuery, sendMessageUpdate, statusQuery, userMessageSignal } from '../src/workflows/definitions';
-import { messagesOf, startConversation, validationErrors, waitFor } from './support/loop-helpers';
-import { startTestWorker, type TestWorker } from './support/test-worker';
+import type { ScriptStep } from '../../src/testing';
+import { endSignal, messagesQuery, sendMessageUpdate, statusQuery, userMessageSignal } from '../../src/workflows/definitions';
+import { messagesOf, startConversation, validationErrors, waitFor } from '../support/loop-helpers';
+import { startTestWorker, type TestWorker } from '../support/test-worker';
 
 const ok = (text: string): ScriptStep => ({ kind: 'message', content: [{ type: 'text', text }], stop_reason: 'end_turn' });
 

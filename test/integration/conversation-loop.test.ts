@@ -3,12 +3,12 @@
  * the seed's weather server over stdio. Rule ids (S…) refer to shared/seed/RULES.md.
  */
 import { randomUUID } from 'node:crypto';
-import { conversationOptions } from '../src/client/conversation-options';
-import { conversationWorkflow } from '../src/workflows';
-import { messagesQuery, sendMessageUpdate, statusQuery } from '../src/workflows/definitions';
-import { weatherServer } from './support/repo';
-import { SEED_TRANSCRIPT, seedReplies } from './support/seed-transcript';
-import { startTestWorker, TEST_API_KEY, type TestWorker } from './support/test-worker';
+import { conversationOptions } from '../../src/client/conversation-options';
+import { conversationWorkflow } from '../../src/workflows';
+import { messagesQuery, sendMessageUpdate, statusQuery } from '../../src/workflows/definitions';
+import { weatherServer } from '../support/repo';
+import { SEED_TRANSCRIPT, seedReplies } from '../support/seed-transcript';
+import { startTestWorker, TEST_API_KEY, type TestWorker } from '../support/test-worker';
 
 const SYSTEM = '你是一个专业的天气助手，回答简洁。';
 

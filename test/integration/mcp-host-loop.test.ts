@@ -8,13 +8,13 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { RecordedRequest, ScriptStep } from '../src/testing';
-import type { ContentBlockParam, Tool } from '../src/conversation/types';
-import { sendMessageUpdate, statusQuery } from '../src/workflows/definitions';
-import { childProcesses, isRunning } from './fixtures/child-processes';
-import { everythingServer, scenarioServer, startEverythingHttp, type EverythingHttp } from './fixtures/reference-servers';
-import { blocksOf, messagesOf, startConversation, validationErrors, type ConversationHandle } from './support/loop-helpers';
-import { startTestWorker, type TestWorker } from './support/test-worker';
+import type { RecordedRequest, ScriptStep } from '../../src/testing';
+import type { ContentBlockParam, Tool } from '../../src/conversation/types';
+import { sendMessageUpdate, statusQuery } from '../../src/workflows/definitions';
+import { childProcesses, isRunning } from '../fixtures/child-processes';
+import { everythingServer, scenarioServer, startEverythingHttp, type EverythingHttp } from '../fixtures/reference-servers';
+import { blocksOf, messagesOf, startConversation, validationErrors, type ConversationHandle } from '../support/loop-helpers';
+import { startTestWorker, type TestWorker } from '../support/test-worker';
 
 /** A 70-character MCP tool name. */
 const LONG = `summarise_${'very_'.repeat(12)}`;

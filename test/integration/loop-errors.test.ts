@@ -3,10 +3,10 @@
  * wire-level fake. What Temporal retries (and how long it waits) is read back from the workflow's
  * own event history, not from the code that decides it.
  */
-import type { ScriptStep } from '../src/testing';
-import { sendMessageUpdate, statusQuery } from '../src/workflows/definitions';
-import { messagesOf, startConversation, validationErrors, type ConversationHandle } from './support/loop-helpers';
-import { startTestWorker, type TestWorker } from './support/test-worker';
+import type { ScriptStep } from '../../src/testing';
+import { sendMessageUpdate, statusQuery } from '../../src/workflows/definitions';
+import { messagesOf, startConversation, validationErrors, type ConversationHandle } from '../support/loop-helpers';
+import { startTestWorker, type TestWorker } from '../support/test-worker';
 
 type HistoryEvent = NonNullable<Awaited<ReturnType<ConversationHandle['fetchHistory']>>['events']>[number];
 type StartedAttributes = NonNullable<HistoryEvent['activityTaskStartedEventAttributes']>;

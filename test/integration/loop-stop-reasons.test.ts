@@ -7,12 +7,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ScriptStep } from '../src/testing';
-import type { TurnStatus } from '../src/conversation/types';
-import { messagesQuery, sendMessageUpdate, statusQuery } from '../src/workflows/definitions';
-import { blocksOf, messagesOf, startConversation, validationErrors } from './support/loop-helpers';
-import { tsServer } from './support/repo';
-import { startTestWorker, type TestWorker } from './support/test-worker';
+import type { ScriptStep } from '../../src/testing';
+import type { TurnStatus } from '../../src/conversation/types';
+import { messagesQuery, sendMessageUpdate, statusQuery } from '../../src/workflows/definitions';
+import { blocksOf, messagesOf, startConversation, validationErrors } from '../support/loop-helpers';
+import { tsServer } from '../support/repo';
+import { startTestWorker, type TestWorker } from '../support/test-worker';
 
 const ok = (text: string): ScriptStep => ({ kind: 'message', content: [{ type: 'text', text }], stop_reason: 'end_turn' });
 

@@ -7,14 +7,14 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ToolCatalog } from '../src/conversation/types';
-import type { McpServerConfig } from '../src/mcp/config';
-import { McpConnections } from '../src/mcp/mcp-connections';
-import { buildToolCatalog } from '../src/mcp/tool-catalog';
-import { isRunning } from './fixtures/child-processes';
-import { callToolActivity as callTool, failureOf, quietActivityEnvironment } from './fixtures/mock-activities';
-import { everythingServer, filesystemServer, memoryServer, startEverythingHttp, timeServer, type EverythingHttp } from './fixtures/reference-servers';
-import { startSessionHttpServer } from './fixtures/session-http-server';
+import type { ToolCatalog } from '../../src/conversation/types';
+import type { McpServerConfig } from '../../src/mcp/config';
+import { McpConnections } from '../../src/mcp/mcp-connections';
+import { buildToolCatalog } from '../../src/mcp/tool-catalog';
+import { isRunning } from '../fixtures/child-processes';
+import { callToolActivity as callTool, failureOf, quietActivityEnvironment } from '../fixtures/mock-activities';
+import { everythingServer, filesystemServer, memoryServer, startEverythingHttp, timeServer, type EverythingHttp } from '../fixtures/reference-servers';
+import { startSessionHttpServer } from '../fixtures/session-http-server';
 
 const time = timeServer();
 if (!time) {

@@ -5,9 +5,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { lookupWeather } from '../src/example-servers/weather/cities';
+import { lookupWeather } from '../../../src/example-servers/weather/cities';
 
-const ROOT = path.resolve(__dirname, '..');
+const ROOT = path.resolve(__dirname, '../../..');
 const MAIN = path.join(ROOT, 'src/example-servers/weather/main.ts');
 const LISTENING = /weather-server listening on (http:\/\/127\.0\.0\.1:(\d+)\/mcp)/;
 

@@ -7,12 +7,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ToolCatalog } from '../src/conversation/types';
-import { McpConnections } from '../src/mcp/mcp-connections';
-import { buildToolCatalog, ToolCatalogCache } from '../src/mcp/tool-catalog';
-import { callToolActivity as callTool, failureOf } from './fixtures/mock-activities';
-import { scenarioServer } from './fixtures/reference-servers';
-import { REPO_ROOT } from './support/repo';
+import type { ToolCatalog } from '../../src/conversation/types';
+import { McpConnections } from '../../src/mcp/mcp-connections';
+import { buildToolCatalog, ToolCatalogCache } from '../../src/mcp/tool-catalog';
+import { callToolActivity as callTool, failureOf } from '../fixtures/mock-activities';
+import { scenarioServer } from '../fixtures/reference-servers';
+import { REPO_ROOT } from '../support/repo';
 
 /** A working directory for a server that is not the repo's root (tsx is still found from there). */
 const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures');

@@ -9,10 +9,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { McpConnections } from '../src/mcp/mcp-connections';
-import { childProcesses, isRunning } from './fixtures/child-processes';
-import { callToolActivity as callTool, failureOf, quietActivityEnvironment } from './fixtures/mock-activities';
-import { scenarioServer } from './fixtures/reference-servers';
+import { McpConnections } from '../../src/mcp/mcp-connections';
+import { childProcesses, isRunning } from '../fixtures/child-processes';
+import { callToolActivity as callTool, failureOf, quietActivityEnvironment } from '../fixtures/mock-activities';
+import { scenarioServer } from '../fixtures/reference-servers';
 
 const TOOLS = 'whoami|hang|block|die_once|progress|echo';
 
