@@ -1,21 +1,23 @@
-# The durable-mcp-host worker. Built by docker-compose.yml (`build: .`);
-# see docs/docker.md.
+# The durable-mcp-host worker. Built by docker-compose.yml (`build: .`); see docs/docker.md.
 #
-# The worker runs TypeScript directly with tsx and bundles the workflows at
-# start-up with @temporalio/worker's webpack + @swc/core, so there is no
-# compile step: production dependencies (which include tsx and @swc/core)
-# are all the image needs.
+# Two stages: the build stage compiles src/ to dist/ and prebuilds the workflow bundle
+# (`npm run build`), then drops the dev dependencies; the runtime stage runs the compiled worker
+# with production dependencies only — no tsx, no TypeScript, no webpack run at start-up.
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
-# ---- deps: production node_modules only, from the lockfile ----
-FROM ${NODE_IMAGE} AS deps
+# ---- build: all dependencies from the lockfile, compile, bundle, prune ----
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 ENV npm_config_audit=false \
     npm_config_fund=false \
     npm_config_update_notifier=false
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev && npm cache clean --force
+RUN npm ci
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
+COPY src ./src
+RUN npm run build && npm prune --omit=dev && npm cache clean --force
 
 # ---- runtime ----
 FROM ${NODE_IMAGE} AS runtime
@@ -25,12 +27,14 @@ ENV NODE_ENV=production \
     npm_config_fund=false \
     npm_config_update_notifier=false \
     MCP_CONFIG=/app/mcp.json
-COPY --from=deps /app/node_modules ./node_modules
-COPY package.json package-lock.json tsconfig.json mcp.json ./
-COPY src ./src
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json mcp.json ./
+COPY bin ./bin
 # Files stay root-owned (read-only to the app); the worker runs unprivileged
 # as the image's `node` user (uid/gid 1000; numeric so that Kubernetes'
 # runAsNonRoot can verify it). npx-launched MCP servers cache their packages
 # under /home/node/.npm.
 USER 1000:1000
-CMD ["npm", "run", "worker"]
+# Node itself as the command (not npm), so SIGTERM reaches the worker, which drains and exits.
+CMD ["node", "dist/worker/main.js"]
