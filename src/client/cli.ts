@@ -26,7 +26,8 @@ export const USAGE = `usage:
   mcp-host status ID [--json]
   mcp-host end ID
   mcp-host chat [--id ID] [--system TEXT] [--model M] [--context SPEC] [--no-cache]
-environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, MCP_HOST_TASK_QUEUE, CLAUDE_MODEL`;
+environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE,
+  TEMPORAL_CONFIG_FILE (read as the temporal CLI reads them), MCP_HOST_TASK_QUEUE, CLAUDE_MODEL`;
 
 type Out = (text: string) => void;
 
@@ -91,7 +92,7 @@ function conversationFlags(values: {
 }
 
 /** Runs one CLI invocation; returns the exit code. */
-export async function runCli(argv: string[], settings: Settings = readSettings(), out: Out = console.log, err: Out = console.error): Promise<number> {
+export async function runCli(argv: string[], given?: Settings, out: Out = console.log, err: Out = console.error): Promise<number> {
   const [verb, ...rest] = argv;
   if (verb === undefined || verb === '--help' || verb === '-h' || verb === 'help') {
     out(USAGE);
@@ -99,9 +100,13 @@ export async function runCli(argv: string[], settings: Settings = readSettings()
   }
   const parse = <T extends NonNullable<ParseArgsConfig['options']>>(options: T) =>
     parseArgs({ args: rest, options, allowPositionals: true, strict: true } as const);
+  // Read on first use, after `--help`, so that help works whatever the environment holds; a bad
+  // setting is then reported like any other error, in one line.
+  let settings = given;
+  const config = (): Settings => (settings ??= readSettings());
   let connected: Awaited<ReturnType<typeof connectClient>> | undefined;
   const client = async () => {
-    connected ??= await connectClient(settings);
+    connected ??= await connectClient(config());
     return connected.client;
   };
   try {
@@ -110,10 +115,10 @@ export async function runCli(argv: string[], settings: Settings = readSettings()
         const { values, positionals } = parse({ ...CONVERSATION_FLAGS, wait: { type: 'boolean' } });
         const [message] = exactly(positionals, ['MESSAGE']);
         const conversation = conversationFlags(values);
-        const started = await startConversation({ client: await client(), taskQueue: settings.taskQueue }, message ?? '', {
+        const started = await startConversation({ client: await client(), taskQueue: config().taskQueue }, message ?? '', {
           ...(values.id !== undefined ? { id: values.id } : {}),
           wait: values.wait === true,
-          defaultModel: settings.model,
+          defaultModel: config().model,
           conversation,
         });
         out(started.id);
@@ -156,7 +161,7 @@ export async function runCli(argv: string[], settings: Settings = readSettings()
       case 'chat': {
         const { values, positionals } = parse(CONVERSATION_FLAGS);
         exactly(positionals, []);
-        return await runChat(await client(), settings, {
+        return await runChat(await client(), config(), {
           ...(values.id !== undefined ? { id: values.id } : {}),
           conversation: conversationFlags(values),
         });

@@ -9,7 +9,7 @@ import type { Client } from '@temporalio/client';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import * as path from 'node:path';
 import { createClaudeClient } from '../claude/create-claude-client';
-import { DEFAULTS, readSettings } from '../config/settings';
+import { DEFAULTS, readSettings, type Settings } from '../config/settings';
 import { loadMcpConfig, parseMcpConfig, type McpServerConfig } from '../mcp/config';
 import { McpConnections } from '../mcp/mcp-connections';
 import { createConversationWorker } from './create-worker';
@@ -70,9 +70,8 @@ async function readServers(options: HostWorkerOptions): Promise<McpServerConfig[
   return parseMcpConfig(options.mcpConfig, { env, source: 'mcpConfig', baseDir: process.cwd() });
 }
 
-function claudeClient(option: HostWorkerOptions['claude']): Anthropic {
+function claudeClient(option: HostWorkerOptions['claude'], settings: Settings): Anthropic {
   if (option !== undefined && isClaudeClient(option)) return option;
-  const settings = readSettings();
   const endpoint = option ?? {
     apiKey: settings.anthropicApiKey ?? '',
     ...(settings.anthropicBaseUrl !== undefined ? { baseURL: settings.anthropicBaseUrl } : {}),
@@ -86,7 +85,7 @@ function claudeClient(option: HostWorkerOptions['claude']): Anthropic {
 export async function createHostWorker(options: HostWorkerOptions): Promise<HostWorker> {
   const settings = readSettings();
   const servers = await readServers(options);
-  const claude = claudeClient(options.claude);
+  const claude = claudeClient(options.claude, settings);
   let opened: TemporalConnections | undefined;
   const temporal =
     options.temporal ??
