@@ -6,6 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { lookupWeather } from '../../../src/example-servers/weather/cities';
+import { closeStdioClient } from '../../support/close-stdio-client';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const MAIN = path.join(ROOT, 'src/example-servers/weather/main.ts');
@@ -148,16 +149,7 @@ describe('weather server over stdio', () => {
   });
 
   afterAll(async () => {
-    const pid = transport?.pid ?? null;
-    await client?.close();
-    // close() ends stdin and escalates to signals itself; this only guards against a leak.
-    if (pid !== null) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // Already gone, as it should be.
-      }
-    }
+    await closeStdioClient(client, transport);
   });
 
   it('speaks the seed protocol', async () => {
