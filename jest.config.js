@@ -12,7 +12,11 @@
 const INTEGRATION = ['<rootDir>/test/integration/', '\\.integration\\.test\\.ts$'];
 
 /** Never collected by either project. */
-const IGNORED = ['/node_modules/'];
+const IGNORED = [
+  '/node_modules/',
+  // test/cluster starts its own Postgres-backed cluster: `npm run test:cluster` only, never `npm test`.
+  ...(process.env.MCP_HOST_TEST_CLUSTER === '1' ? [] : ['<rootDir>/test/cluster/']),
+];
 
 /** What both projects share. */
 const shared = {
