@@ -4,16 +4,7 @@
  * application's own workflow can run a conversation as a child workflow, or signal one, with these.
  */
 export { conversationWorkflow, type ConversationInput } from './workflows/conversation-workflow';
-export {
-  contextSummaryQuery,
-  endSignal,
-  messagesQuery,
-  messagesSliceQuery,
-  sendMessageUpdate,
-  statusQuery,
-  toolsQuery,
-  userMessageSignal,
-} from './workflows/definitions';
+export * from './workflows/definitions';
 export type {
   ContentBlockParam,
   ConversationOptions,
