@@ -83,6 +83,7 @@ async function run(stop: AbortSignal, cleanups: Array<() => Promise<void>>): Pro
     ]);
   }
   stop.throwIfAborted();
+  say('Try:      npx mcp-host start --wait "北京今天天气怎么样"   (then: npx mcp-host chat; Ctrl-C here stops it all)');
   await runWorker(settings, address, claude, stop, say);
   say('Worker stopped.');
 }

@@ -25,6 +25,9 @@ export async function runWorker(
   const host = await createHostWorker({
     mcpConfig: settings.mcpConfigPath,
     log: (line, level) => {
+      // Once stopping, a terminal's Ctrl-C has reached the stdio servers too (same process group):
+      // their goodbyes and the closed connections are expected, not news.
+      if (stopSignal.aborted && !verbose) return;
       if (level !== 'info' || verbose) say(line);
     },
     claude,
