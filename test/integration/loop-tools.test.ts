@@ -186,6 +186,38 @@ describe('tools in the loop', () => {
     expect(attempts).toEqual([1, 1]);
   });
 
+  test('a tool_use named after a key of an object prototype (constructor, toString, __proto__) is an unknown tool (S11)', async () => {
+    const names = ['constructor', 'toString', '__proto__'];
+    const from = w.fake.requests.length;
+    w.fake.enqueue(
+      {
+        kind: 'message',
+        content: names.map((name, i) => ({ type: 'tool_use' as const, id: `toolu_proto0${i}`, name, input: {} })),
+        stop_reason: 'tool_use',
+      },
+      ok('None of those exist.'),
+    );
+    const { handle, turn } = await firstTurn('call the prototype');
+    expect(turn).toMatchObject({ status: 'completed', text: 'None of those exist.', modelCalls: 2, toolCalls: 3 });
+
+    const requests = w.fake.requests.slice(from);
+    expect(requests).toHaveLength(2);
+    expect(validationErrors(requests)).toEqual([null, null]);
+    expect(messagesOf(requests[1])[2]).toEqual({
+      role: 'user',
+      content: names.map((name, i) => ({
+        type: 'tool_result',
+        tool_use_id: `toolu_proto0${i}`,
+        content: `[host] There is no tool named "${name}". Use one of the listed tools.`,
+        is_error: true,
+      })),
+    });
+    expect(await handle.query(statusQuery)).toMatchObject({ toolCalls: 3, toolErrors: 0, hostToolErrors: 3 });
+    // None of them left the workflow: no callTool was scheduled.
+    const events = (await handle.fetchHistory()).events ?? [];
+    expect(events.filter((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'callTool')).toEqual([]);
+  });
+
   test('secrets: neither the API key nor an MCP env value appears anywhere in any workflow history', async () => {
     const from = w.fake.requests.length;
     w.fake.enqueue(

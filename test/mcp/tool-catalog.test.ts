@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ToolCatalog } from '../../src/conversation/types';
+import type { ToolCatalog, ToolRoute } from '../../src/conversation/types';
 import { McpConnections } from '../../src/mcp/mcp-connections';
 import { buildToolCatalog, ToolCatalogCache } from '../../src/mcp/tool-catalog';
 import { callToolActivity as callTool, failureOf } from '../fixtures/mock-activities';
@@ -18,11 +18,18 @@ import { REPO_ROOT } from '../support/repo';
 const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures');
 /** A 70-character MCP tool name: longer than Claude's 64. */
 const LONG = `summarise_${'very_'.repeat(12)}`;
+/** Valid tool names that are also keys of every plain object's prototype. */
+const PROTOTYPE_NAMES = ['__proto__', 'constructor'] as const;
 
 function claudeNameOf(catalog: ToolCatalog, server: string, tool: string): string {
   const found = Object.entries(catalog.routes).find(([, route]) => route.server === server && route.name === tool);
   if (!found) throw new Error(`no route to ${server}/${tool}`);
   return found[0];
+}
+
+/** The route the workflow would find for a Claude tool name: the catalogue's own entries only. */
+function routeOf(catalog: ToolCatalog, claudeName: string): ToolRoute | undefined {
+  return Object.hasOwn(catalog.routes, claudeName) ? catalog.routes[claudeName] : undefined;
 }
 
 describe('tool catalogue (S4, S5)', () => {
@@ -39,7 +46,7 @@ describe('tool catalogue (S4, S5)', () => {
         scenarioServer('pages', { SCENARIO_TOOLS: 'search', SCENARIO_GENERATED: '210', SCENARIO_PAGE_SIZE: '7' }),
         scenarioServer(
           'names',
-          { SCENARIO_TOOLS: ['search', 'a.b.c', LONG, 'bad_schema', 'dup', 'task_only', 'whoami', 'hidden', 'add_tool'].join('|'), SCENARIO_SECRET: 's3cret' },
+          { SCENARIO_TOOLS: ['search', 'a.b.c', LONG, 'bad_schema', 'dup', 'task_only', 'whoami', 'hidden', 'add_tool', ...PROTOTYPE_NAMES].join('|'), SCENARIO_SECRET: 's3cret' },
           { tools: { deny: ['hidden'] }, cwd: FIXTURES },
         ),
         scenarioServer('picky', { SCENARIO_TOOLS: 'one|two|three' }, { tools: { allow: ['two'] } }),
@@ -62,8 +69,8 @@ describe('tool catalogue (S4, S5)', () => {
     expect(fromPages).toHaveLength(211);
     expect(fromPages.map((route) => route.name)).toEqual(['search', ...Array.from({ length: 210 }, (_, i) => `gen_${String(i).padStart(3, '0')}`)]);
     expect(Object.keys(catalog.routes)).toHaveLength(catalog.tools.length);
-    // names: search, a.b.c, LONG, dup, whoami, add_tool; picky: two.
-    expect(catalog.tools).toHaveLength(211 + 6 + 1);
+    // names: search, a.b.c, LONG, dup, whoami, add_tool, __proto__, constructor; picky: two.
+    expect(catalog.tools).toHaveLength(211 + 8 + 1);
   });
 
   test('a name two servers share, a dotted name and a 70-character name all map back exactly', async () => {
@@ -74,10 +81,27 @@ describe('tool catalogue (S4, S5)', () => {
     expect(long).toHaveLength(64);
     expect(long).toMatch(/^summarise_very_.*_[0-9a-f]{8}$/);
     for (const [server, tool] of [['pages', 'search'], ['names', 'search'], ['names', 'a.b.c'], ['names', LONG], ['pages', 'gen_000'], ['pages', 'gen_209']] as const) {
-      const route = catalog.routes[claudeNameOf(catalog, server, tool)];
+      const route = routeOf(catalog, claudeNameOf(catalog, server, tool));
       const out = await callTool(connections, route!.server, route!.name, { q: 1 });
       expect(out).toEqual({ content: `called ${tool} {"q":1}`, isError: false, truncatedChars: 0 });
     }
+  });
+
+  test('tools named __proto__ and constructor are offered, routed and callable like any other; no other name gains a route', async () => {
+    for (const tool of PROTOTYPE_NAMES) {
+      expect(catalog.tools.filter((offered) => offered.name === tool)).toHaveLength(1);
+      expect(claudeNameOf(catalog, 'names', tool)).toBe(tool);
+      const route = routeOf(catalog, tool);
+      expect(route).toEqual({ server: 'names', name: tool, idempotent: false, timeoutMs: 60_000 });
+      const out = await callTool(connections, route!.server, route!.name, { q: 2 });
+      expect(out).toEqual({ content: `called ${tool} {"q":2}`, isError: false, truncatedChars: 0 });
+    }
+    // Names Claude was not given find nothing, whatever an object's prototype holds.
+    for (const name of ['toString', 'hasOwnProperty', 'valueOf', '__defineGetter__']) expect(routeOf(catalog, name)).toBeUndefined();
+    // The catalogue survives the JSON round trip of a Temporal payload unchanged.
+    const copy = JSON.parse(JSON.stringify(catalog)) as ToolCatalog;
+    expect(copy).toEqual(catalog);
+    for (const tool of PROTOTYPE_NAMES) expect(routeOf(copy, tool)).toEqual(routeOf(catalog, tool));
   });
 
   test('allow and deny lists: excluded tools are neither offered nor callable', async () => {
