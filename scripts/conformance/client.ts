@@ -17,6 +17,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createCallTool } from '../../src/activities/call-tool';
 import { createListTools } from '../../src/activities/list-tools';
+import { findToolRoute } from '../../src/conversation/tool-routes';
 import type { McpServerConfig } from '../../src/mcp/config';
 import { McpConnections } from '../../src/mcp/mcp-connections';
 import { ToolCatalogCache } from '../../src/mcp/tool-catalog';
@@ -51,12 +52,12 @@ async function runHost(url: string, scenario: string): Promise<void> {
     const listTools = createListTools(new ToolCatalogCache(connections));
     const listed = await inActivity(activities, listTools, {});
     if (!listed.changed) throw new Error('listTools answered "unchanged" without a known digest');
-    const { tools, routes } = listed.catalog;
+    const { tools } = listed.catalog;
     report('tools', { names: tools.map((tool) => tool.name) });
 
     const callTool = createCallTool({ connections });
     for (const tool of tools) {
-      const route = routes[tool.name];
+      const route = findToolRoute(listed.catalog, tool.name);
       if (route === undefined) throw new Error(`the catalogue has no route for tool "${tool.name}"`);
       const args = sampleArguments(tool.input_schema);
       const result = await inActivity(activities, callTool, {

@@ -50,12 +50,28 @@ export interface ToolRoute {
   timeoutMs: number;
 }
 
+/** One route of the catalogue: the tool name Claude sees, and where that tool lives. */
+export type ToolRouteEntry = [claudeName: string, route: ToolRoute];
+
+/**
+ * Routes as catalogues recorded before `ToolRouteEntry` carried them: an object keyed by Claude tool
+ * name. Still read (histories and continue-as-new inputs hold it), never written.
+ */
+export type RecordedToolRoutes = Record<string, ToolRoute>;
+
 /** The merged tool list of every server, as Claude sees it, with the way back to MCP (S5). */
 export interface ToolCatalog {
   /** Digest of `tools` and `routes`: lets activities cache the catalogue and detect a change. */
   digest: string;
   tools: Tool[];
-  routes: Record<string, ToolRoute>;
+  /**
+   * Claude tool name → route, as pairs: a catalogue travels as JSON (activity result, workflow state,
+   * continue-as-new), which a `Map` does not survive, and a plain object keyed by names that servers
+   * and Claude choose answers `constructor` or `toString` from its prototype, while `__proto__`
+   * replaces the prototype. Read through `findToolRoute` and `toolRouteEntries`
+   * (`src/conversation/tool-routes.ts`), which also read the recorded object form.
+   */
+  routes: ToolRouteEntry[] | RecordedToolRoutes;
 }
 
 /** Token usage summed over a conversation (S8: recorded from every response). */

@@ -15,7 +15,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolSchema, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { digestOf } from '../conversation/digest';
-import type { Tool, ToolCatalog, ToolRoute } from '../conversation/types';
+import type { Tool, ToolCatalog, ToolRouteEntry } from '../conversation/types';
 import { toClaudeTool } from './claude-tool';
 import type { McpServerConfig } from './config';
 import type { McpConnections } from './mcp-connections';
@@ -138,18 +138,22 @@ async function build(connections: McpConnections): Promise<BuiltCatalog> {
 
   const names = assignClaudeToolNames(entries.map(({ server, tool }) => ({ server: server.name, name: tool.name })));
   const tools: Tool[] = [];
-  const routes: Record<string, ToolRoute> = {};
+  // Pairs, not an object keyed by tool name: a server may name a tool `__proto__` (see ToolCatalog.routes).
+  const routes: ToolRouteEntry[] = [];
   entries.forEach(({ server, tool }, i) => {
     const claudeName = names[i] ?? tool.name;
     tools.push(toClaudeTool(tool, claudeName, server.name));
-    routes[claudeName] = {
-      server: server.name,
-      name: tool.name,
-      // A read-only tool is safe to repeat whatever its idempotentHint says (MCP: the hint only
-      // means something for tools that are not read-only).
-      idempotent: tool.annotations?.idempotentHint === true || tool.annotations?.readOnlyHint === true,
-      timeoutMs: server.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
-    };
+    routes.push([
+      claudeName,
+      {
+        server: server.name,
+        name: tool.name,
+        // A read-only tool is safe to repeat whatever its idempotentHint says (MCP: the hint only
+        // means something for tools that are not read-only).
+        idempotent: tool.annotations?.idempotentHint === true || tool.annotations?.readOnlyHint === true,
+        timeoutMs: server.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+      },
+    ]);
   });
   return { catalog: { digest: digestOf([tools, routes]), tools, routes }, complete: failures.length === 0 };
 }

@@ -6,6 +6,7 @@
  */
 import type { ToolResultBlock, ToolUseBlock } from '../conversation/transcript';
 import type { ConversationState } from '../conversation/conversation-state';
+import { findToolRoute } from '../conversation/tool-routes';
 import { toolActivities } from './activity-stubs';
 import { failureMessage } from './failure-message';
 
@@ -15,7 +16,7 @@ function hostError(toolUse: ToolUseBlock, text: string): ToolResultBlock {
 
 async function runOne(state: ConversationState, toolUse: ToolUseBlock): Promise<ToolResultBlock> {
   state.toolCalls += 1;
-  const route = state.catalog?.routes[toolUse.name];
+  const route = findToolRoute(state.catalog, toolUse.name);
   if (!route) {
     state.hostToolErrors += 1;
     return hostError(toolUse, `[host] There is no tool named "${toolUse.name}". Use one of the listed tools.`);

@@ -192,30 +192,38 @@ describe('tools in the loop', () => {
     w.fake.enqueue(
       {
         kind: 'message',
-        content: names.map((name, i) => ({ type: 'tool_use' as const, id: `toolu_proto0${i}`, name, input: {} })),
+        content: [
+          ...names.map((name, i) => ({ type: 'tool_use' as const, id: `toolu_proto0${i}`, name, input: {} })),
+          // A real tool beside them still runs.
+          { type: 'tool_use', id: 'toolu_add04', name: 'add', input: { a: 1, b: 1 } },
+        ],
         stop_reason: 'tool_use',
       },
       ok('None of those exist.'),
     );
     const { handle, turn } = await firstTurn('call the prototype');
-    expect(turn).toMatchObject({ status: 'completed', text: 'None of those exist.', modelCalls: 2, toolCalls: 3 });
+    expect(turn).toMatchObject({ status: 'completed', text: 'None of those exist.', modelCalls: 2, toolCalls: 4 });
 
     const requests = w.fake.requests.slice(from);
     expect(requests).toHaveLength(2);
     expect(validationErrors(requests)).toEqual([null, null]);
     expect(messagesOf(requests[1])[2]).toEqual({
       role: 'user',
-      content: names.map((name, i) => ({
-        type: 'tool_result',
-        tool_use_id: `toolu_proto0${i}`,
-        content: `[host] There is no tool named "${name}". Use one of the listed tools.`,
-        is_error: true,
-      })),
+      content: [
+        ...names.map((name, i) => ({
+          type: 'tool_result',
+          tool_use_id: `toolu_proto0${i}`,
+          content: `[host] There is no tool named "${name}". Use one of the listed tools.`,
+          is_error: true,
+        })),
+        { type: 'tool_result', tool_use_id: 'toolu_add04', content: '2' },
+      ],
     });
-    expect(await handle.query(statusQuery)).toMatchObject({ toolCalls: 3, toolErrors: 0, hostToolErrors: 3 });
-    // None of them left the workflow: no callTool was scheduled.
+    expect(await handle.query(statusQuery)).toMatchObject({ toolCalls: 4, toolErrors: 0, hostToolErrors: 3 });
+    // None of the three left the workflow: the only callTool scheduled is the add.
     const events = (await handle.fetchHistory()).events ?? [];
-    expect(events.filter((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'callTool')).toEqual([]);
+    const scheduled = events.filter((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'callTool');
+    expect(scheduled).toHaveLength(1);
   });
 
   test('secrets: neither the API key nor an MCP env value appears anywhere in any workflow history', async () => {

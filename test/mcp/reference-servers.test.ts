@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { findToolRoute, toolRouteEntries } from '../../src/conversation/tool-routes';
 import type { ToolCatalog } from '../../src/conversation/types';
 import type { McpServerConfig } from '../../src/mcp/config';
 import { McpConnections } from '../../src/mcp/mcp-connections';
@@ -26,7 +27,7 @@ if (!time) {
 const withTime = time ? test : test.skip;
 
 function routeOf(catalog: ToolCatalog, server: string, tool: string): string {
-  const found = Object.entries(catalog.routes).find(([, route]) => route.server === server && route.name === tool);
+  const found = toolRouteEntries(catalog).find(([, route]) => route.server === server && route.name === tool);
   if (!found) throw new Error(`no route to ${server}/${tool}`);
   return found[0];
 }
@@ -55,9 +56,9 @@ describe('stdio reference servers: everything, filesystem, memory, time (Python)
     const names = catalog.tools.map((t) => t.name);
     for (const name of ['echo', 'get-tiny-image', 'read_text_file', 'write_file', 'create_entities', 'search_nodes']) expect(names).toContain(name);
     if (time) expect(names).toEqual(expect.arrayContaining(['get_current_time', 'convert_time']));
-    expect(catalog.routes['get-tiny-image']).toMatchObject({ server: 'everything', name: 'get-tiny-image', idempotent: true });
-    expect(catalog.routes.write_file).toMatchObject({ server: 'filesystem', name: 'write_file', timeoutMs: 60_000 });
-    expect(catalog.routes.search_nodes).toMatchObject({ server: 'memory', name: 'search_nodes' });
+    expect(findToolRoute(catalog, 'get-tiny-image')).toMatchObject({ server: 'everything', name: 'get-tiny-image', idempotent: true });
+    expect(findToolRoute(catalog, 'write_file')).toMatchObject({ server: 'filesystem', name: 'write_file', timeoutMs: 60_000 });
+    expect(findToolRoute(catalog, 'search_nodes')).toMatchObject({ server: 'memory', name: 'search_nodes' });
     for (const tool of catalog.tools) {
       expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
       expect(tool.input_schema.type).toBe('object');

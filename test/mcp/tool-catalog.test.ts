@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { findToolRoute, toolRouteEntries } from '../../src/conversation/tool-routes';
 import type { ToolCatalog, ToolRoute } from '../../src/conversation/types';
 import { McpConnections } from '../../src/mcp/mcp-connections';
 import { buildToolCatalog, ToolCatalogCache } from '../../src/mcp/tool-catalog';
@@ -22,14 +23,17 @@ const LONG = `summarise_${'very_'.repeat(12)}`;
 const PROTOTYPE_NAMES = ['__proto__', 'constructor'] as const;
 
 function claudeNameOf(catalog: ToolCatalog, server: string, tool: string): string {
-  const found = Object.entries(catalog.routes).find(([, route]) => route.server === server && route.name === tool);
+  const found = toolRouteEntries(catalog).find(([, route]) => route.server === server && route.name === tool);
   if (!found) throw new Error(`no route to ${server}/${tool}`);
   return found[0];
 }
 
-/** The route the workflow would find for a Claude tool name: the catalogue's own entries only. */
-function routeOf(catalog: ToolCatalog, claudeName: string): ToolRoute | undefined {
-  return Object.hasOwn(catalog.routes, claudeName) ? catalog.routes[claudeName] : undefined;
+/** The route the workflow finds for a Claude tool name. */
+const routeOf = findToolRoute;
+
+/** Every route of the catalogue. */
+function routesOf(catalog: ToolCatalog): ToolRoute[] {
+  return toolRouteEntries(catalog).map(([, route]) => route);
 }
 
 describe('tool catalogue (S4, S5)', () => {
@@ -65,10 +69,10 @@ describe('tool catalogue (S4, S5)', () => {
     const names = catalog.tools.map((tool) => tool.name);
     expect(new Set(names).size).toBe(names.length);
     for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
-    const fromPages = Object.values(catalog.routes).filter((route) => route.server === 'pages');
+    const fromPages = routesOf(catalog).filter((route) => route.server === 'pages');
     expect(fromPages).toHaveLength(211);
     expect(fromPages.map((route) => route.name)).toEqual(['search', ...Array.from({ length: 210 }, (_, i) => `gen_${String(i).padStart(3, '0')}`)]);
-    expect(Object.keys(catalog.routes)).toHaveLength(catalog.tools.length);
+    expect(toolRouteEntries(catalog).map(([name]) => name)).toEqual(names);
     // names: search, a.b.c, LONG, dup, whoami, add_tool, __proto__, constructor; picky: two.
     expect(catalog.tools).toHaveLength(211 + 8 + 1);
   });
@@ -105,8 +109,8 @@ describe('tool catalogue (S4, S5)', () => {
   });
 
   test('allow and deny lists: excluded tools are neither offered nor callable', async () => {
-    expect(Object.values(catalog.routes).filter((route) => route.server === 'picky').map((route) => route.name)).toEqual(['two']);
-    expect(Object.values(catalog.routes).some((route) => route.name === 'hidden')).toBe(false);
+    expect(routesOf(catalog).filter((route) => route.server === 'picky').map((route) => route.name)).toEqual(['two']);
+    expect(routesOf(catalog).some((route) => route.name === 'hidden')).toBe(false);
     const denied = await failureOf(callTool(connections, 'names', 'hidden'));
     expect(denied).toMatchObject({ type: 'mcp.tool_denied', nonRetryable: true });
   });
