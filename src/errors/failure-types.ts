@@ -30,6 +30,11 @@ export const MCP_FAILURE_TYPES = [
   'mcp.invalid_params',
   /** JSON-RPC -32601 (non-retryable). */
   'mcp.method_not_found',
+  /**
+   * JSON-RPC -32603 (internal error) or -32000 (server error) answered by the server: often
+   * transient, so retried, within the tool's attempt budget.
+   */
+  'mcp.server_error',
   /** Any other JSON-RPC error the server answered on purpose (non-retryable). */
   'mcp.jsonrpc_error',
 ] as const;

@@ -117,15 +117,26 @@ describe('retryDelayMs', () => {
 });
 
 describe('classifyError: MCP errors', () => {
-  test.each<[string, number, FailureType, boolean]>([
-    ['connection closed', ErrorCode.ConnectionClosed, 'mcp.connection_closed', false],
-    ['request timeout', ErrorCode.RequestTimeout, 'mcp.timeout', false],
-    ['invalid params', ErrorCode.InvalidParams, 'mcp.invalid_params', true],
-    ['method not found', ErrorCode.MethodNotFound, 'mcp.method_not_found', true],
-    ['internal error', ErrorCode.InternalError, 'mcp.jsonrpc_error', true],
-    ['a server-defined code', -32099, 'mcp.jsonrpc_error', true],
-  ])('%s (%i) → %s, nonRetryable %s', (_name, code, type, nonRetryable) => {
-    expect(outcome(classifyError(new McpError(code, 'what the server said')))).toEqual({ type, nonRetryable, nextRetryDelay: undefined });
+  test.each<[string, number, string, FailureType, boolean]>([
+    // The SDK's own -32000s: the connection closed under the request, or the request was aborted.
+    ['the SDK: connection closed', ErrorCode.ConnectionClosed, 'Connection closed', 'mcp.connection_closed', false],
+    ['the SDK: request cancelled', ErrorCode.ConnectionClosed, 'Request was cancelled', 'mcp.connection_closed', false],
+    ['request timeout', ErrorCode.RequestTimeout, 'Request timed out', 'mcp.timeout', false],
+    ['invalid params', ErrorCode.InvalidParams, 'what the server said', 'mcp.invalid_params', true],
+    ['method not found', ErrorCode.MethodNotFound, 'what the server said', 'mcp.method_not_found', true],
+    // Often transient: retried, within the tool's attempt budget.
+    ['internal error', ErrorCode.InternalError, 'what the server said', 'mcp.server_error', false],
+    ['a server error the server answered', -32000, 'server busy, try again', 'mcp.server_error', false],
+    ['another server-defined code', -32099, 'what the server said', 'mcp.jsonrpc_error', true],
+    ['invalid request', ErrorCode.InvalidRequest, 'what the server said', 'mcp.jsonrpc_error', true],
+  ])('%s (%i %j) → %s, nonRetryable %s', (_name, code, message, type, nonRetryable) => {
+    expect(outcome(classifyError(new McpError(code, message)))).toEqual({ type, nonRetryable, nextRetryDelay: undefined });
+  });
+
+  test('a server error names its code and keeps what the server said', () => {
+    expect(classifyError(new McpError(ErrorCode.InternalError, 'the database went away')).message).toBe(
+      'server error (JSON-RPC -32603): MCP error -32603: the database went away',
+    );
   });
 });
 

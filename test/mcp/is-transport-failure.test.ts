@@ -33,6 +33,8 @@ describe('transportFailureKind', () => {
 
   test.each([
     ['a timeout (the server may be busy, not gone)', new McpError(ErrorCode.RequestTimeout, 'Request timed out')],
+    ['a -32000 error the server answered (an answer: the connection works)', new McpError(-32000, 'server busy, try again')],
+    ['an internal error the server answered', new McpError(ErrorCode.InternalError, 'the database went away')],
     ['invalid params', new McpError(ErrorCode.InvalidParams, 'Unknown tool: x')],
     ['method not found', new McpError(ErrorCode.MethodNotFound, 'no')],
     ['another HTTP 400', new StreamableHTTPError(400, 'Error POSTing to endpoint: bad JSON')],

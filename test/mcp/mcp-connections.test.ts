@@ -14,7 +14,7 @@ import { childProcesses, isRunning } from '../fixtures/child-processes';
 import { callToolActivity as callTool, failureOf, quietActivityEnvironment } from '../fixtures/mock-activities';
 import { scenarioServer } from '../fixtures/reference-servers';
 
-const TOOLS = 'whoami|hang|block|die_once|progress|echo';
+const TOOLS = 'whoami|hang|block|die_once|progress|echo|internal_error|server_error';
 
 async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -75,6 +75,18 @@ describe('MCP connections: failures and lifecycle', () => {
     expect(failure.message).toMatch(/may or may not have run/);
     const again = await callTool(connections, 'victim', 'die_once');
     expect(again.content).toMatch(/^survived in \d+$/);
+  });
+
+  test('JSON-RPC -32603 and -32000 answered by the server are retryable server errors (the tool\'s attempt budget bounds them); the connection stays', async () => {
+    const pid = await pidOf(connections, 'victim');
+    for (const [tool, code, text] of [['internal_error', -32603, 'the database went away'], ['server_error', -32000, 'server busy, try again']] as const) {
+      const failure = await failureOf(callTool(connections, 'victim', tool));
+      expect({ type: failure.type, nonRetryable: failure.nonRetryable ?? false }).toEqual({ type: 'mcp.server_error', nonRetryable: false });
+      expect(failure.message).toContain(`JSON-RPC ${code}`);
+      expect(failure.message).toContain(text);
+    }
+    // An answer is not a broken connection: the same process serves the next call.
+    expect(await pidOf(connections, 'victim')).toBe(pid);
   });
 
   test('a hanging tool times out after the server\'s timeoutMs, the server is told (notifications/cancelled), the connection stays', async () => {
