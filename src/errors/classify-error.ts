@@ -7,6 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ClaudeFailureType, FailureType } from './failure-types';
 import { HostError } from './host-error';
+import { isSdkConnectionClosed } from './is-sdk-connection-closed';
 import { retryDelayMs } from './retry-delay';
 
 /** HTTP statuses of the Messages API worth another attempt (timeouts, conflicts, rate limits, overload). */
@@ -31,17 +32,26 @@ function claudeFailure(err: APIError): ApplicationFailure {
   return ApplicationFailure.create({ type, message, details, ...(delay !== undefined ? { nextRetryDelay: delay } : {}) });
 }
 
-/** JSON-RPC errors the server answered on purpose: calling again gives the same answer. */
+/**
+ * MCP SDK errors: the SDK's own (closed connection, timeout) are retried; of the JSON-RPC errors a
+ * server answers, -32603 (internal error) and -32000 (server error) are retried too, being often
+ * transient (a busy server, a backend that went away for a moment), while the tool's attempt budget
+ * bounds them; every other answer is final: calling again gives the same answer.
+ */
 function mcpFailure(err: McpError): ApplicationFailure {
   switch (err.code as ErrorCode) {
     case ErrorCode.ConnectionClosed:
-      return failure('mcp.connection_closed', `MCP connection closed: ${err.message}`, true);
+      return isSdkConnectionClosed(err)
+        ? failure('mcp.connection_closed', `MCP connection closed: ${err.message}`, true)
+        : failure('mcp.server_error', `server error (JSON-RPC ${err.code}): ${err.message}`, true);
     case ErrorCode.RequestTimeout:
       return failure('mcp.timeout', `MCP request timed out: ${err.message}`, true);
     case ErrorCode.InvalidParams:
       return failure('mcp.invalid_params', `rejected the arguments (JSON-RPC ${err.code}): ${err.message}`, false);
     case ErrorCode.MethodNotFound:
       return failure('mcp.method_not_found', `method not found (JSON-RPC ${err.code}): ${err.message}`, false);
+    case ErrorCode.InternalError:
+      return failure('mcp.server_error', `server error (JSON-RPC ${err.code}): ${err.message}`, true);
     default:
       return failure('mcp.jsonrpc_error', `JSON-RPC error ${err.code}: ${err.message}`, false);
   }

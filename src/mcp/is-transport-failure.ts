@@ -1,6 +1,7 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { HostError } from '../errors/host-error';
+import { isSdkConnectionClosed } from '../errors/is-sdk-connection-closed';
 
 /**
  * How a request died with its connection:
@@ -28,7 +29,8 @@ const INTERRUPTED_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'UND_ERR_CLOS
  * carries the errno code.
  */
 export function transportFailureKind(err: unknown): TransportFailureKind | undefined {
-  if (err instanceof McpError) return (err.code as ErrorCode) === ErrorCode.ConnectionClosed ? 'interrupted' : undefined;
+  // A -32000 the server answered shares the SDK's ConnectionClosed code, but the connection works.
+  if (err instanceof McpError) return isSdkConnectionClosed(err) ? 'interrupted' : undefined;
   if (err instanceof StreamableHTTPError) {
     // 404 is the specification's answer to a session the server no longer knows; servers built on the
     // SDK's examples (the reference "everything" server among them) answer 400 "No valid session ID".
