@@ -2,39 +2,22 @@
  * The `mcp-host` CLI as a user runs it: real processes (CLI, worker), the real dev server, the
  * weather server, and the fake Messages API. The seed's §7.2 conversation, then the error paths.
  */
-import { spawn } from 'node:child_process';
-import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { startFakeMessagesApi, type FakeMessagesApi } from '../../src/testing';
 import type { ConversationStatus, MessageParam } from '../../src/conversation/types';
-import { REPO_ROOT, weatherServer } from '../support/repo';
+import { runCliProcess, type CliRun } from '../support/cli-process';
+import { weatherServer } from '../support/repo';
 import { seedReplies } from '../support/seed-transcript';
 import { temporalAddress, TEST_API_KEY } from '../support/test-worker';
 import { spawnWorkerProcess, writeMcpConfig, type WorkerProcess } from '../support/worker-process';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 describe('mcp-host CLI', () => {
   let fake: FakeMessagesApi;
   let worker: WorkerProcess;
   const taskQueue = `cli-${randomUUID()}`;
 
-  const cli = (args: string[], env: Record<string, string> = {}): Promise<Run> =>
-    new Promise((resolve) => {
-      const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/mcp-host.js'), ...args], {
-        cwd: REPO_ROOT,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TEMPORAL_ADDRESS: temporalAddress(), MCP_HOST_TASK_QUEUE: taskQueue, ...env },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('exit', (code) => resolve({ code, stdout, stderr }));
-    });
+  const cli = (args: string[], env: Record<string, string> = {}): Promise<CliRun> =>
+    runCliProcess(args, { TEMPORAL_ADDRESS: temporalAddress(), MCP_HOST_TASK_QUEUE: taskQueue, ...env });
 
   beforeAll(async () => {
     fake = await startFakeMessagesApi({ mode: 'scripted' });

@@ -18,6 +18,8 @@ export interface WorkerProcess {
   output: string[];
   /** SIGKILL to the worker alone: its MCP children are orphaned, as in a real crash. */
   kill9(): void;
+  /** SIGKILL to the worker's whole process group: the worker and its MCP children die together. */
+  kill9Group(): void;
   /** SIGTERM and wait for exit (then SIGKILL of the whole group if needed). */
   stop(): Promise<void>;
   exited: Promise<number | null>;
@@ -45,9 +47,12 @@ export async function spawnWorkerProcess(options: {
   claudeBaseUrl: string;
   /** More environment for the worker (e.g. TEMPORAL_* connection settings). */
   env?: Record<string, string>;
+  /** The tree whose compiled worker runs (default this repo; the chaos suite measures older builds too). */
+  root?: string;
 }): Promise<WorkerProcess> {
-  const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'dist/worker/main.js')], {
-    cwd: REPO_ROOT,
+  const root = options.root ?? REPO_ROOT;
+  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'dist/worker/main.js')], {
+    cwd: root,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
@@ -87,6 +92,7 @@ export async function spawnWorkerProcess(options: {
     output,
     exited,
     kill9: () => child.kill('SIGKILL'),
+    kill9Group: killGroup,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const timer = setTimeout(killGroup, 15_000);

@@ -1,0 +1,53 @@
+/**
+ * The suite's two profiles: `quick` for CI (a few minutes), `long` on demand. Every size the
+ * scenarios use is here, so the two differ in one place.
+ */
+import type { WorkloadShape } from './support/turn-plan';
+
+/** A kill cadence: the pause before each kill, drawn uniformly from this range. */
+export interface KillCadence {
+  name: string;
+  pauseMs: readonly [number, number];
+  kills: number;
+}
+
+/** Everything a profile sizes. */
+export interface Profile {
+  name: 'quick' | 'long';
+  shape: WorkloadShape;
+  /** The fake model's answer delay range. */
+  modelMs: readonly [number, number];
+  /** Conversations running at once in the kill scenarios. */
+  concurrency: number;
+  /** Continue-as-new this often (events), so kills land in it. */
+  continueAsNewAfterEvents: number;
+  cadences: KillCadence[];
+}
+
+const shape: WorkloadShape = { turns: 4, rounds: [2, 4], parallelTools: 2, toolMs: [100, 500] };
+
+/** The profiles by name. */
+export const PROFILES: Record<Profile['name'], Profile> = {
+  quick: {
+    name: 'quick',
+    shape,
+    modelMs: [50, 200],
+    concurrency: 6,
+    continueAsNewAfterEvents: 60,
+    cadences: [
+      { name: 'every 20–35 s', pauseMs: [20_000, 35_000], kills: 2 },
+      { name: 'every 4–12 s', pauseMs: [4_000, 12_000], kills: 5 },
+    ],
+  },
+  long: {
+    name: 'long',
+    shape,
+    modelMs: [50, 200],
+    concurrency: 10,
+    continueAsNewAfterEvents: 60,
+    cadences: [
+      { name: 'every 20–35 s', pauseMs: [20_000, 35_000], kills: 10 },
+      { name: 'every 4–12 s', pauseMs: [4_000, 12_000], kills: 30 },
+    ],
+  },
+};

@@ -1,0 +1,25 @@
+/**
+ * The contract between the runner and a scenario: the runner owns the Temporal dev server and the
+ * profile; a scenario breaks something and returns one result per fault it tried.
+ */
+import type { Profile } from './profiles';
+import type { FaultResult } from './report/fault-result';
+import type { ChaosTemporal } from './support/chaos-temporal';
+
+/** What every scenario gets. */
+export interface ScenarioContext {
+  profile: Profile;
+  /** The tree whose build is under test (its dist/); undefined: this repo. */
+  workerRoot: string | undefined;
+  temporal: ChaosTemporal;
+  /** The run's directory; each scenario makes its own folder in it. */
+  dir: string;
+  log(line: string): void;
+}
+
+/** One scenario file's export. */
+export interface ChaosScenario {
+  /** Short name for `--only`. */
+  name: string;
+  run(context: ScenarioContext): Promise<FaultResult[]>;
+}

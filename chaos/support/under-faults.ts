@@ -1,0 +1,42 @@
+/**
+ * The loop every "break it while it runs" scenario shares: keep the workload's conversations going
+ * while `inject` breaks things, then let the conversations started finish, check them all, and
+ * measure where the faults landed and how fast the conversations recovered.
+ */
+import type { FaultResult } from '../report/fault-result';
+import type { ConversationVerdict } from './check-conversations';
+import type { ConversationWorkload } from './conversation-workload';
+import { describeImpact, faultImpact, type FaultImpact, type FaultMoment } from './fault-impact';
+import type { ScenarioRig } from './scenario-rig';
+
+/** Runs `workload` on `rig` while `inject` runs; fills `result` (invariants, recovery, where faults landed). */
+export async function workloadUnderFaults(
+  rig: ScenarioRig,
+  workload: ConversationWorkload,
+  result: FaultResult,
+  inject: () => Promise<FaultMoment[]>,
+): Promise<{ verdicts: ConversationVerdict[]; impact: FaultImpact }> {
+  let injecting = true;
+  const working = workload.run(() => injecting);
+  let moments: FaultMoment[];
+  try {
+    moments = await inject();
+  } catch (err) {
+    injecting = false;
+    await rig.close(); // the conversations' sends fail at once instead of waiting out their deadline
+    await working;
+    throw err;
+  }
+  injecting = false;
+  await working;
+  const verdicts = await rig.finish(workload, result);
+  const impact = faultImpact(moments, verdicts);
+  result.recoveryMs.push(...impact.recoveryMs);
+  result.details.push(describeImpact(impact));
+  return { verdicts, impact };
+}
+
+/** Sums a figure over the verdicts (e.g. activity retries). */
+export function total(verdicts: readonly ConversationVerdict[], pick: (verdict: ConversationVerdict) => number): number {
+  return verdicts.reduce((n, verdict) => n + pick(verdict), 0);
+}
