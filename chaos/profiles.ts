@@ -22,6 +22,8 @@ export interface Profile {
   /** Continue-as-new this often (events), so kills land in it. */
   continueAsNewAfterEvents: number;
   cadences: KillCadence[];
+  /** Temporal dev server restarts mid-conversation, and the pause before each. */
+  serverRestarts: { restarts: number; pauseMs: readonly [number, number] };
 }
 
 const shape: WorkloadShape = { turns: 4, rounds: [2, 4], parallelTools: 2, toolMs: [100, 500] };
@@ -38,6 +40,7 @@ export const PROFILES: Record<Profile['name'], Profile> = {
       { name: 'every 20–35 s', pauseMs: [20_000, 35_000], kills: 2 },
       { name: 'every 4–12 s', pauseMs: [4_000, 12_000], kills: 5 },
     ],
+    serverRestarts: { restarts: 2, pauseMs: [5_000, 10_000] },
   },
   long: {
     name: 'long',
@@ -49,5 +52,6 @@ export const PROFILES: Record<Profile['name'], Profile> = {
       { name: 'every 20–35 s', pauseMs: [20_000, 35_000], kills: 10 },
       { name: 'every 4–12 s', pauseMs: [4_000, 12_000], kills: 30 },
     ],
+    serverRestarts: { restarts: 6, pauseMs: [5_000, 20_000] },
   },
 };
