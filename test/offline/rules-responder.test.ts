@@ -104,6 +104,15 @@ describe('respondByRules', () => {
     expect(text(step)).toContain('city');
   });
 
+  it('never calls a tool under tool_choice none, as the real API', () => {
+    const body = { model: 'm', max_tokens: 100, tools: [weather], tool_choice: { type: 'none' } };
+    for (const messages of [[{ role: 'user', content: '北京今天天气怎么样' }], [...beijingCall.slice(0, 1), { role: 'assistant', content: 'x' }, { role: 'user', content: '那上海呢' }]]) {
+      const step = respondByRules({ ...body, messages });
+      expect(step.stop_reason).toBe('end_turn');
+      expect(toolUse(step)).toBeUndefined();
+    }
+  });
+
   it('is deterministic', () => {
     const messages = [{ role: 'user', content: '北京今天天气怎么样' }];
     expect(ask(messages)).toEqual(ask(messages));
