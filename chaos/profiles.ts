@@ -24,6 +24,8 @@ export interface Profile {
   cadences: KillCadence[];
   /** Temporal dev server restarts mid-conversation, and the pause before each. */
   serverRestarts: { restarts: number; pauseMs: readonly [number, number] };
+  /** Runs of "two workers, one killed", and the pause before the kill. */
+  twoWorkers: { runs: number; pauseMs: readonly [number, number] };
 }
 
 const shape: WorkloadShape = { turns: 4, rounds: [2, 4], parallelTools: 2, toolMs: [100, 500] };
@@ -41,6 +43,7 @@ export const PROFILES: Record<Profile['name'], Profile> = {
       { name: 'every 4–12 s', pauseMs: [4_000, 12_000], kills: 5 },
     ],
     serverRestarts: { restarts: 2, pauseMs: [5_000, 10_000] },
+    twoWorkers: { runs: 1, pauseMs: [4_000, 8_000] },
   },
   long: {
     name: 'long',
@@ -53,5 +56,6 @@ export const PROFILES: Record<Profile['name'], Profile> = {
       { name: 'every 4–12 s', pauseMs: [4_000, 12_000], kills: 30 },
     ],
     serverRestarts: { restarts: 6, pauseMs: [5_000, 20_000] },
+    twoWorkers: { runs: 4, pauseMs: [4_000, 15_000] },
   },
 };
