@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import { Context } from '@temporalio/activity';
 import { withCacheBreakpoints } from '../claude/cache-breakpoints';
+import { requestTools } from '../claude/request-tools';
 import { applyContextStrategy } from '../context/context-strategy';
 import { transcriptProblem } from '../context/validate-pairing';
 import { classified } from '../errors/classify-error';
@@ -21,6 +22,9 @@ export interface CallClaudeDeps {
 /**
  * The `callClaude` activity: one `POST /v1/messages` (S6) with the whole transcript read from the
  * workflow (S15), `tools` on every request (S12) and the system prompt as the top-level field (S7).
+ * With an empty catalogue and tool calls in the history, the tools those calls name go out as
+ * stand-ins the model may not call (`src/claude/request-tools.ts`): the API refuses such a request
+ * without tools.
  *
  * Before sending, the messages are checked against the Messages API's shape rules (roles alternate,
  * every `tool_use` answered by a `tool_result` in the next message, no blank text): a request that
@@ -36,11 +40,14 @@ export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput)
         deps.transcripts.summary(input.transcript, input.context.summaryCovers),
       ]);
       // What is sent is a view of the stored history (seed §7.3), with cache breakpoints on it.
+      const sent = applyContextStrategy(messages, input.context.strategy, summary);
+      // Tools even when the catalogue is empty, if the history holds tool calls: the API requires them.
+      const toolFields = requestTools(tools, sent);
       const request = withCacheBreakpoints(
         {
           ...(input.system !== undefined ? { system: input.system } : {}),
-          ...(tools.length > 0 ? { tools } : {}),
-          messages: applyContextStrategy(messages, input.context.strategy, summary),
+          ...(toolFields.tools !== undefined ? { tools: toolFields.tools } : {}),
+          messages: sent,
         },
         input.promptCache,
       );
@@ -54,6 +61,7 @@ export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput)
         ...(request.system !== undefined ? { system: request.system } : {}),
         messages: request.messages,
         ...(request.tools !== undefined ? { tools: request.tools } : {}),
+        ...(toolFields.tool_choice !== undefined ? { tool_choice: toolFields.tool_choice } : {}),
       };
       const reply = await withHeartbeats(
         deps.claude.messages.create(body, { signal: Context.current().cancellationSignal }),

@@ -257,11 +257,14 @@ function callTool(tool: ToolInfo, input: Json, chinese: boolean): MessageAnswer 
  * - nothing matches but the previous call's tool takes one string argument and the text names a
  *   value ("那上海呢") → the same tool again with that value;
  * - otherwise `end_turn` listing the tools. Chinese answers for Chinese questions.
+ * Under `tool_choice: none` it calls no tool, as the real API.
  */
 export function respondByRules(body: unknown): MessageAnswer {
   const request = isRecord(body) ? body : {};
   const messages = Array.isArray(request.messages) ? (request.messages as unknown[]).filter(isRecord) : [];
-  const tools = readTools(request.tools);
+  // `tool_choice: none` offers the tools to read, never to call (the host sends it when only stand-ins remain).
+  const choice = request.tool_choice;
+  const tools = isRecord(choice) && choice.type === 'none' ? [] : readTools(request.tools);
   const userText = lastUserText(messages);
   const chinese = CJK_CHAR.test(userText);
 
