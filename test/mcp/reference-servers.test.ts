@@ -16,15 +16,11 @@ import { isRunning } from '../fixtures/child-processes';
 import { callToolActivity as callTool, failureOf, quietActivityEnvironment } from '../fixtures/mock-activities';
 import { everythingServer, filesystemServer, memoryServer, startEverythingHttp, timeServer, type EverythingHttp } from '../fixtures/reference-servers';
 import { startSessionHttpServer } from '../fixtures/session-http-server';
+import { optionalServerTest } from '../support/optional-server';
 
 const time = timeServer();
-if (!time) {
-  console.warn(
-    '\n!!! SKIPPING the mcp-server-time tests: the Python reference server is not installed.\n' +
-      '!!! Install it with: python3 -m pip install mcp-server-time\n',
-  );
-}
-const withTime = time ? test : test.skip;
+/** The Python reference server's tests: run when it is installed; otherwise they fail in CI and are skipped elsewhere, saying why. */
+const withTime = optionalServerTest({ name: 'mcp-server-time', install: 'python3 -m pip install mcp-server-time' }, time !== undefined);
 
 function routeOf(catalog: ToolCatalog, server: string, tool: string): string {
   const found = toolRouteEntries(catalog).find(([, route]) => route.server === server && route.name === tool);
