@@ -12,10 +12,15 @@ export interface OptionalServer {
 /** What the tests that need the server do: run, or skip or fail, saying why. */
 export type OptionalServerPlan = { kind: 'run' } | { kind: 'skip' | 'fail'; reason: string };
 
-/** Decides what the tests that need `server` do, given whether it is installed. */
-export function planOptionalServer(server: OptionalServer, installed: boolean, _env: NodeJS.ProcessEnv = process.env): OptionalServerPlan {
+/**
+ * Decides what the tests that need `server` do, given whether it is installed: run; or, when it is
+ * missing, fail in CI (`CI=true`), where every test is meant to run and a silent skip would pass
+ * untested code, and skip anywhere else; either way saying how to install it.
+ */
+export function planOptionalServer(server: OptionalServer, installed: boolean, env: NodeJS.ProcessEnv = process.env): OptionalServerPlan {
   if (installed) return { kind: 'run' };
-  return { kind: 'skip', reason: `${server.name} is not installed. Install it with: ${server.install}` };
+  const missing = `${server.name} is not installed. Install it with: ${server.install}`;
+  return env.CI === 'true' ? { kind: 'fail', reason: `${missing} (CI=true: tests that need it fail instead of skipping)` } : { kind: 'skip', reason: missing };
 }
 
 /** A way to declare one test, like jest's `test`. */
