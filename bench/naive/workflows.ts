@@ -27,7 +27,7 @@ const { callClaudeWithMessages } = proxyActivities<NaiveActivities>({
 export async function naiveConversationWorkflow(input: NaiveConversationInput): Promise<NaiveConversationResult> {
   const state = newConversationState(input.options);
   addUserText(state, input.text);
-  const listed = await catalogActivities.listTools({});
+  const listed = await catalogActivities(state.options).listTools({});
   if (listed.changed) state.catalog = listed.catalog;
   const { model, maxTokens, system, maxIterations } = state.options;
   let modelCalls = 0;

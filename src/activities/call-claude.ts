@@ -32,8 +32,9 @@ export interface CallClaudeDeps {
  * and non-retryable (`host.invalid_transcript`), naming the message at fault.
  */
 export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput) => Promise<ClaudeReply> {
+  // Heartbeats cover the transcript reads too (queries to the workflow), not only the request.
   return (input) =>
-    classified(async () => {
+    withHeartbeats(classified(async () => {
       const [messages, tools, summary] = await Promise.all([
         deps.transcripts.messages(input.transcript),
         deps.transcripts.tools(input.transcript, input.catalogDigest),
@@ -63,9 +64,7 @@ export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput)
         ...(request.tools !== undefined ? { tools: request.tools } : {}),
         ...(toolFields.tool_choice !== undefined ? { tool_choice: toolFields.tool_choice } : {}),
       };
-      const reply = await withHeartbeats(
-        deps.claude.messages.create(body, { signal: Context.current().cancellationSignal }),
-      );
+      const reply = await deps.claude.messages.create(body, { signal: Context.current().cancellationSignal });
       return toClaudeReply(reply);
-    });
+    }));
 }

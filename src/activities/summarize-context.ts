@@ -23,7 +23,7 @@ export function createSummarizeContext(deps: {
   transcripts: TranscriptReader;
 }): (input: SummarizeInput) => Promise<SummarizeResult> {
   return (input) =>
-    classified(async () => {
+    withHeartbeats(classified(async () => {
       const [messages, previous] = await Promise.all([
         deps.transcripts.messages(input.transcript),
         deps.transcripts.summary(input.transcript, input.previousCovers),
@@ -31,20 +31,18 @@ export function createSummarizeContext(deps: {
       const split = splitForSummary(messages, input.keepRecentTurns, previous);
       const none = { input_tokens: 0, output_tokens: 0 };
       if (split.coveredMessages === 0 || split.older.length === 0) return { summary: null, usage: none };
-      const reply = await withHeartbeats(
-        deps.claude.messages.create(
-          {
-            model: input.model,
-            max_tokens: SUMMARY_MAX_TOKENS,
-            messages: [{ role: 'user', content: summaryPrompt(split.older, previous?.text) }],
-          },
-          { signal: Context.current().cancellationSignal },
-        ),
+      const reply = await deps.claude.messages.create(
+        {
+          model: input.model,
+          max_tokens: SUMMARY_MAX_TOKENS,
+          messages: [{ role: 'user', content: summaryPrompt(split.older, previous?.text) }],
+        },
+        { signal: Context.current().cancellationSignal },
       );
       const text = textOf(toRequestContent(reply.content)).trim();
       return {
         summary: text === '' ? null : { text, coveredMessages: split.coveredMessages },
         usage: toReplyUsage(reply.usage),
       };
-    });
+    }));
 }

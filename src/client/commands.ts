@@ -42,6 +42,11 @@ export async function startConversation(
   const workflowOptions = {
     taskQueue: target.taskQueue,
     workflowId: id,
+    // A worker that dies holding a workflow task holds up its conversation this long. Not less than
+    // Temporal's 10 s default on purpose: a task that legitimately takes longer (a new worker
+    // replaying a long history on a busy machine) would time out on every retry and never finish,
+    // while a kill inside a task (milliseconds out of a turn's seconds) is rare.
+    workflowTaskTimeout: '10 seconds',
     args: [{ options: conversationOptions(options.conversation, options.defaultModel) }] as const,
   };
   try {

@@ -1,6 +1,16 @@
 import { DEFAULTS } from '../config/settings';
 import type { ConversationOptions } from '../conversation/types';
 
+/**
+ * How long an activity may go without a heartbeat before Temporal takes its worker for lost and
+ * runs it elsewhere. Activities heartbeat every second, and the worker sends each one (its throttle
+ * is capped at 1 s). Measured (bench/failover.ts): the retry starts about a second after the last
+ * heartbeat plus this timeout, so 4 s resumes a killed worker's call in about 4.5 s (30 s took 31 s),
+ * and a live but busy worker may still miss three heartbeats in a row before its call is run twice.
+ * Fixed per conversation when it starts: running conversations keep the value they started with.
+ */
+export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 4_000;
+
 /** The options a caller may set; the rest take the defaults. */
 export type ConversationOptionsInput = Partial<ConversationOptions>;
 
@@ -10,8 +20,8 @@ export function conversationOptions(input: ConversationOptionsInput, defaultMode
     model: input.model ?? defaultModel,
     maxTokens: input.maxTokens ?? DEFAULTS.maxTokens,
     maxIterations: input.maxIterations ?? DEFAULTS.maxIterations,
-    toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs ?? 30_000,
-    modelHeartbeatTimeoutMs: input.modelHeartbeatTimeoutMs ?? 30_000,
+    toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS,
+    modelHeartbeatTimeoutMs: input.modelHeartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS,
     ...(input.system !== undefined && input.system !== '' ? { system: input.system } : {}),
     ...(input.continueAsNewAfterEvents !== undefined ? { continueAsNewAfterEvents: input.continueAsNewAfterEvents } : {}),
     ...(input.context !== undefined ? { context: input.context } : {}),

@@ -40,5 +40,15 @@ export async function createConversationWorker(options: ConversationWorkerOption
     }),
     // Lets an in-flight tool call finish (or be retried elsewhere) when the worker is stopped.
     shutdownGraceTime: '10 seconds',
+    // Every heartbeat reaches the server within a second, whatever the activity's heartbeat timeout:
+    // the SDK's default throttle (80% of the timeout: 4 s of a 5 s timeout) would leave a live worker
+    // 1 s of slack before its call is taken for lost and run twice.
+    maxHeartbeatThrottleInterval: '1 second',
+    // After a worker dies, the next workflow task of each of its conversations is first offered on
+    // its sticky queue and waits this long there before any other worker may take it (default 10 s:
+    // measured as a 10 s stall after a tool call that a new worker retried and finished within
+    // seconds). A live worker takes its sticky tasks within milliseconds, so 2 s only hands a task
+    // of a worker stalled that long to another one, which replays the history (tens of ms here).
+    stickyQueueScheduleToStartTimeout: '2 seconds',
   });
 }

@@ -24,11 +24,17 @@ export function summaryActivities(options: ConversationOptions): Pick<Conversati
   });
 }
 
-/** Tool listing: cheap and idempotent, so retried freely for a while. */
-export const catalogActivities: Pick<ConversationActivities, 'listTools'> = proxyActivities<ConversationActivities>({
-  startToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
-});
+/**
+ * Tool listing: cheap and idempotent, so retried freely for a while. It heartbeats (connecting to
+ * every server can take a while), so a lost worker is noticed as fast as in a tool call.
+ */
+export function catalogActivities(options: ConversationOptions): Pick<ConversationActivities, 'listTools'> {
+  return proxyActivities<ConversationActivities>({
+    startToCloseTimeout: '2 minutes',
+    heartbeatTimeout: options.toolHeartbeatTimeoutMs,
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
+  });
+}
 
 /** Attempts for a tool whose server did not promise idempotence (MCP `idempotentHint`). */
 const NON_IDEMPOTENT_ATTEMPTS = 3;

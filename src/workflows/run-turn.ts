@@ -24,7 +24,7 @@ import { failureMessage } from './failure-message';
 import { notRunResults, runTools } from './run-tools';
 
 async function refreshCatalog(state: ConversationState): Promise<void> {
-  const listed = await catalogActivities.listTools(state.catalog ? { knownDigest: state.catalog.digest } : {});
+  const listed = await catalogActivities(state.options).listTools(state.catalog ? { knownDigest: state.catalog.digest } : {});
   if (listed.changed) state.catalog = listed.catalog;
 }
 
