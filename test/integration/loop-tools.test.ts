@@ -1,15 +1,20 @@
 /**
  * Tool calls inside the durable loop, on the real dev server with the real Anthropic SDK against the
- * wire-level fake and real MCP servers over stdio (the seed's weather server and the lab server).
+ * wire-level fake and real MCP servers (the seed's weather server and the lab server over stdio, a
+ * scenario server quoting its env, an HTTP server echoing its credentials in an error).
  * Rule ids (S…) refer to shared/seed/RULES.md.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { McpServerConfig } from '../../src/mcp/config';
 import type { ScriptStep } from '../../src/testing';
 import type { TurnResult } from '../../src/conversation/types';
 import { sendMessageUpdate, statusQuery } from '../../src/workflows/definitions';
+import { startEchoingHttpServer, type EchoingHttpServer } from '../fixtures/echoing-http-server';
+import { scenarioServer } from '../fixtures/reference-servers';
 import {
+  blocksOf,
   historyText,
   messagesOf,
   startConversation,
@@ -21,6 +26,19 @@ import { startTestWorker, TEST_API_KEY, type TestWorker } from '../support/test-
 
 /** An MCP `env` value: a stand-in for a token a real server would get this way. */
 const LAB_SECRET = 's3cr3t-value-7f3a91';
+/** An MCP `env` value the scenario server quotes in a JSON-RPC error. */
+const SCENARIO_SECRET = 'env-s3cret-3f6a2c90';
+/** What an HTTP MCP server is configured with: an Authorization header and a `?token=` in its URL. */
+const HEADER_SECRET = 'hdr-s3cret-e81c2d7a';
+const QUERY_SECRET = 'qry-s3cret-49b0aa13';
+/** What only that server knows and echoes: the password and api_key of its upstream's URL. */
+const UPSTREAM_PASSWORD = 'upw-s3cret-77d3e0f2';
+const UPSTREAM_KEY = 'upk-s3cret-0c9e4b11';
+/** The password and token in the URL of a server configured with credentials in it. */
+const URL_PASSWORD = 'urlpw-s3cret-5d1e';
+const URL_TOKEN = 'urltok-s3cret-a9c4';
+/** None of these may appear in a history or a request to Claude. */
+const ERROR_TEXT_SECRETS = [SCENARIO_SECRET, HEADER_SECRET, QUERY_SECRET, UPSTREAM_PASSWORD, UPSTREAM_KEY, URL_PASSWORD, URL_TOKEN];
 
 const ok = (text: string): ScriptStep => ({ kind: 'message', content: [{ type: 'text', text }], stop_reason: 'end_turn' });
 
@@ -28,18 +46,26 @@ describe('tools in the loop', () => {
   let w: TestWorker;
   let dir: string;
   let labLog: string;
+  let vault: EchoingHttpServer;
   /** Every conversation of this suite with its first user text: the secrets test reads all their histories. */
   const handles: Array<{ handle: ConversationHandle; userText: string }> = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'loop-tools-'));
     labLog = path.join(dir, 'lab.log');
+    vault = await startEchoingHttpServer(`https://svc-account:${UPSTREAM_PASSWORD}@vault.internal/v1/read?api_key=${UPSTREAM_KEY}`);
     w = await startTestWorker({
-      servers: [weatherServer(), tsServer('lab', 'test/fixtures/lab-server.ts', { LAB_LOG: labLog, LAB_SECRET })],
+      servers: [
+        weatherServer(),
+        tsServer('lab', 'test/fixtures/lab-server.ts', { LAB_LOG: labLog, LAB_SECRET }),
+        scenarioServer('quoting', { SCENARIO_TOOLS: 'echo_secret', SCENARIO_SECRET }),
+        { name: 'vault', transport: 'http', url: `${vault.url}?token=${QUERY_SECRET}`, headers: { Authorization: `Bearer ${HEADER_SECRET}` }, tools: {} },
+      ],
     });
   });
   afterAll(async () => {
     await w?.stop();
+    await vault?.close();
     rmSync(dir, { recursive: true, force: true });
   });
   beforeEach(() => {
@@ -226,6 +252,74 @@ describe('tools in the loop', () => {
     expect(scheduled).toHaveLength(1);
   });
 
+  test('secrets in error text (a server echoing its URL, header and upstream credentials; one quoting its env) are redacted before they reach a history or Claude', async () => {
+    const from = w.fake.requests.length;
+    w.fake.enqueue(
+      {
+        kind: 'message',
+        content: [
+          { type: 'tool_use', id: 'toolu_vault01', name: 'vault_read', input: {} },
+          { type: 'tool_use', id: 'toolu_quote02', name: 'echo_secret', input: {} },
+        ],
+        stop_reason: 'tool_use',
+      },
+      ok('Both failed.'),
+    );
+    const { turn } = await firstTurn('read the vault');
+    expect(turn).toMatchObject({ status: 'completed', text: 'Both failed.', toolCalls: 2 });
+    // The server did get its credentials, so its echo held them…
+    expect(vault.requests).toContainEqual({ method: 'POST', url: `/mcp?token=${QUERY_SECRET}`, authorization: `Bearer ${HEADER_SECRET}` });
+
+    // …and the host's is_error results say what happened, without them.
+    const requests = w.fake.requests.slice(from);
+    expect(requests).toHaveLength(2);
+    expect(validationErrors(requests)).toEqual([null, null]);
+    const [vaultResult, quoteResult] = blocksOf(messagesOf(requests[1])[2]);
+    expect(vaultResult).toEqual({ type: 'tool_result', tool_use_id: 'toolu_vault01', is_error: true, content: expect.any(String) });
+    expect(vaultResult).toMatchObject({
+      content: expect.stringContaining(
+        'upstream https://[redacted]@vault.internal/v1/read?api_key=[redacted] refused the request POST /mcp?token=[redacted] (authorization: Bearer [redacted])',
+      ),
+    });
+    expect(quoteResult).toEqual({
+      type: 'tool_result',
+      tool_use_id: 'toolu_quote02',
+      is_error: true,
+      content: expect.stringMatching(/mcp\.invalid_params: .*the backend refused the key \[redacted\]$/),
+    });
+    const sentToClaude = JSON.stringify(w.fake.requests.map((request) => request.body));
+    for (const secret of ERROR_TEXT_SECRETS) expect(sentToClaude).not.toContain(secret);
+  });
+
+  test('secrets in a server URL the host cannot use (user:password@, ?token=): the failed turn and its history say why without them', async () => {
+    const locked: McpServerConfig = {
+      name: 'locked',
+      transport: 'http',
+      // fetch refuses a URL with credentials, and says so quoting the URL.
+      url: `${vault.url.replace('http://', `http://svc-user:${URL_PASSWORD}@`)}?token=${URL_TOKEN}`,
+      headers: { Authorization: `Bearer ${HEADER_SECRET}` },
+      tools: {},
+    };
+    const lockedWorker = await startTestWorker({ servers: [locked] });
+    try {
+      const handle = await startConversation(lockedWorker, {}, 'tools');
+      // Listing is retried (5 attempts, about 15 s of backoff) before the turn fails.
+      const turn = await handle.executeUpdate(sendMessageUpdate, { args: ['anything there?'] });
+      expect(turn.status).toBe('failed');
+      expect(turn.error).toContain('Request cannot be constructed from a URL that includes credentials: http://[redacted]@127.0.0.1:');
+      expect(turn.error).toContain('/mcp?token=[redacted]');
+      const text = await historyText(handle);
+      expect(text).toContain('listTools');
+      expect(text).toContain('URL that includes credentials');
+      for (const secret of ERROR_TEXT_SECRETS) {
+        expect(turn.error).not.toContain(secret);
+        expect(text).not.toContain(secret);
+      }
+    } finally {
+      await lockedWorker.stop();
+    }
+  });
+
   test('secrets: neither the API key nor an MCP env value appears anywhere in any workflow history', async () => {
     const from = w.fake.requests.length;
     w.fake.enqueue(
@@ -252,6 +346,7 @@ describe('tools in the loop', () => {
       expect(text).not.toContain(TEST_API_KEY);
       expect(text).not.toContain(LAB_SECRET);
       expect(text).not.toContain(labLog);
+      for (const secret of ERROR_TEXT_SECRETS) expect(text).not.toContain(secret);
     }
   });
 });
