@@ -7,8 +7,10 @@ import { transportFailureKind } from '../mcp/is-transport-failure';
 import type { McpConnections } from '../mcp/mcp-connections';
 import { DEFAULT_TOOL_TIMEOUT_MS } from '../mcp/tool-catalog';
 import { toToolResultContent } from '../mcp/tool-result';
-import { classified } from '../errors/classify-error';
+import { classified, classifyError } from '../errors/classify-error';
+import { toolAttemptTimeouts } from '../errors/tool-retry-policy';
 import { HostError } from '../errors/host-error';
+import { ToolAttemptBudget } from './tool-attempt-budget';
 import type { ToolCallInput, ToolCallOutput } from './types';
 
 /** What `callTool` needs from the worker. */
@@ -18,7 +20,10 @@ export interface CallToolDeps {
   maxResultChars?: number;
 }
 
-/** Heartbeats while the call runs, so a dead worker is noticed long before the call's own timeout. */
+/**
+ * Heartbeats while the call runs, however long the tool takes, so a dead worker is noticed within
+ * the heartbeat timeout (seconds) rather than the call's own timeout (minutes).
+ */
 const HEARTBEAT_MS = 1000;
 /** After a call timed out, how long the server gets to answer a ping before its connection is dropped. */
 const PING_TIMEOUT_MS = 5000;
@@ -36,38 +41,49 @@ const AnyResult = z.unknown();
  *   non-retryable; the workflow then writes the host's `is_error` result for the model (S11).
  * - A request that never reached the server (dead stdio process, refused connection, expired HTTP
  *   session) is sent again at once on a new connection. One that was in flight when the connection
- *   broke may have run: it fails retryable (`mcp.connection_lost`), so the activity's retry policy,
- *   bounded for tools not marked idempotent, decides whether it runs again.
+ *   broke may have run: it fails retryable (`mcp.connection_lost`), and the tool retry policy
+ *   decides whether it runs again.
+ * - Retries follow the tool retry policy (`src/errors/tool-retry-policy.ts`): the tool's own
+ *   retryable failures spend its attempt budget, counted in the heartbeat details across attempts,
+ *   and the one that spends the last unit fails non-retryable; an attempt lost with its worker
+ *   costs nothing.
  * - A call past the server's `timeoutMs` fails retryable (`mcp.timeout`); the SDK sends
  *   `notifications/cancelled`, and a server that then does not answer a ping has its connection
  *   dropped, so the next attempt starts a fresh process instead of queueing behind a wedged one.
  * - Temporal cancelling the activity cancels the MCP request (`notifications/cancelled`) and the
  *   activity ends as cancelled.
- * - It heartbeats every second; MCP progress notifications become the heartbeat details and reset
- *   the call's timeout.
+ * - It heartbeats every second; MCP progress notifications go into the heartbeat details (beside
+ *   the failure count) and reset the call's timeout.
  * - Output schemas are not enforced: the result goes to the model as content either way, and failing
  *   a call that already ran would only invite running it again.
  */
 export function createCallTool(deps: CallToolDeps): (input: ToolCallInput) => Promise<ToolCallOutput> {
   return async (input) => {
     const context = Context.current();
+    const budget = new ToolAttemptBudget(context, input.idempotent === true);
     try {
-      return await classified(() => callTool(deps, input, context));
+      return await classified(() => callTool(deps, input, context, budget));
     } catch (err) {
-      // Ending as cancelled (not failed) is what Temporal expects of a cancelled activity.
+      // Ending as cancelled (not failed) is what Temporal expects of a cancelled activity; a worker
+      // shutting down cancels too, which costs the tool nothing.
       if (context.cancellationSignal.aborted) throw cancellationOf(context);
-      throw err;
+      throw budget.charge(classifyError(err));
     }
   };
 }
 
-async function callTool(deps: CallToolDeps, input: ToolCallInput, context: Context): Promise<ToolCallOutput> {
+async function callTool(deps: CallToolDeps, input: ToolCallInput, context: Context, budget: ToolAttemptBudget): Promise<ToolCallOutput> {
   const server = deps.connections.server(input.server);
   if (!isToolAllowed(server.tools, input.tool)) {
     throw new HostError(`the tool "${input.tool}" of MCP server "${input.server}" is excluded by the server's tools filter`, 'mcp.tool_denied', false);
   }
   const timeoutMs = server.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
-  const signal = context.cancellationSignal;
+  // Progress notifications reset `timeoutMs` without end: the attempt's own deadline bounds it, as a
+  // failure of the tool, before Temporal's start-to-close timeout would (which nobody counts).
+  const { deadlineMs } = toolAttemptTimeouts(timeoutMs);
+  const deadline = AbortSignal.timeout(deadlineMs);
+  const cancelled = context.cancellationSignal;
+  const signal = AbortSignal.any([cancelled, deadline]);
   let progress: unknown;
 
   const send = (): Promise<unknown> =>
@@ -79,21 +95,20 @@ async function callTool(deps: CallToolDeps, input: ToolCallInput, context: Conte
           resetTimeoutOnProgress: true,
           onprogress: (update) => {
             progress = update;
-            context.heartbeat({ progress });
+            budget.heartbeat(progress);
           },
         });
       } catch (err) {
-        if (!isTimeout(err) || signal.aborted) throw err;
+        if (cancelled.aborted || !(isTimeout(err) || deadline.aborted)) throw err;
         await dropIfUnresponsive(deps.connections, input.server, client, Math.min(timeoutMs, PING_TIMEOUT_MS));
-        throw new HostError(
-          `tools/call "${input.tool}" on MCP server "${input.server}" timed out after ${timeoutMs} ms (the server's timeoutMs)`,
-          'mcp.timeout',
-          true,
-        );
+        const why = deadline.aborted
+          ? `did not finish within ${deadlineMs} ms (progress notifications kept extending the server's timeoutMs of ${timeoutMs} ms)`
+          : `timed out after ${timeoutMs} ms (the server's timeoutMs)`;
+        throw new HostError(`tools/call "${input.tool}" on MCP server "${input.server}" ${why}`, 'mcp.timeout', true);
       }
     });
 
-  const heartbeat = setInterval(() => context.heartbeat({ progress }), HEARTBEAT_MS);
+  const heartbeat = setInterval(() => budget.heartbeat(progress), HEARTBEAT_MS);
   try {
     let result: unknown;
     try {

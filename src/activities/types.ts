@@ -65,6 +65,11 @@ export interface ToolCallInput {
   arguments: Record<string, unknown>;
   /** For logs and the Web UI: which `tool_use` this answers. */
   toolUseId: string;
+  /**
+   * The server marked the tool idempotent or read-only: it gets the larger attempt budget
+   * (`src/errors/tool-retry-policy.ts`). Absent in calls scheduled before the field existed: not idempotent.
+   */
+  idempotent?: boolean;
 }
 
 /** Output of `callTool`: the MCP result already in `tool_result` form (S10, S13, S14). */

@@ -5,6 +5,7 @@
 import { proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import type { ConversationActivities } from '../activities/types';
 import type { ConversationOptions, ToolRoute } from '../conversation/types';
+import { TOOL_CALL_RETRY_POLICY, toolAttemptTimeouts } from '../errors/tool-retry-policy';
 
 /** The Claude call: generous timeout, heartbeats detect a dead worker quickly, backoff for 429/529. */
 export function claudeActivities(options: ConversationOptions): Pick<ConversationActivities, 'callClaude'> {
@@ -36,22 +37,16 @@ export function catalogActivities(options: ConversationOptions): Pick<Conversati
   });
 }
 
-/** Attempts for a tool whose server did not promise idempotence (MCP `idempotentHint`). */
-const NON_IDEMPOTENT_ATTEMPTS = 3;
-const IDEMPOTENT_ATTEMPTS = 6;
-
-/** A tool call: the server's timeout, heartbeats, and bounded attempts unless idempotent. */
+/**
+ * A tool call: heartbeats, and the tool retry policy (`src/errors/tool-retry-policy.ts`): no attempt
+ * limit here, since an attempt lost with its worker is retried for as long as it takes, while the
+ * activity itself bounds the tool's own failures.
+ */
 export function toolActivities(route: ToolRoute, options: ConversationOptions): Pick<ConversationActivities, 'callTool'> {
   const activityOptions: ActivityOptions = {
-    // The MCP request has its own timeout (route.timeoutMs); this one also covers a reconnect.
-    startToCloseTimeout: route.timeoutMs + 30_000,
+    startToCloseTimeout: toolAttemptTimeouts(route.timeoutMs).startToCloseMs,
     heartbeatTimeout: options.toolHeartbeatTimeoutMs,
-    retry: {
-      initialInterval: '1 second',
-      backoffCoefficient: 2,
-      maximumInterval: '20 seconds',
-      maximumAttempts: route.idempotent ? IDEMPOTENT_ATTEMPTS : NON_IDEMPOTENT_ATTEMPTS,
-    },
+    retry: TOOL_CALL_RETRY_POLICY,
   };
   return proxyActivities<ConversationActivities>(activityOptions);
 }

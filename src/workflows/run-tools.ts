@@ -1,8 +1,9 @@
 /**
  * Runs every `tool_use` of one reply concurrently and answers each with a `tool_result`, in the
  * order of the blocks (S17). Tool errors are data: MCP `isError` → `is_error` (S14), and a call the
- * host could not make (unknown tool, rejected arguments, server down after its retries) becomes an
- * `is_error` result written by the host, so the model can react and nothing loops.
+ * host could not make (unknown tool, rejected arguments, a tool that failed its whole attempt budget
+ * of the tool retry policy) becomes an `is_error` result written by the host, so the model can
+ * react and nothing loops. A lost worker is not the tool's failure: the call is retried until it runs.
  */
 import type { ToolResultBlock, ToolUseBlock } from '../conversation/transcript';
 import type { ConversationState } from '../conversation/conversation-state';
@@ -32,6 +33,7 @@ async function runOne(state: ConversationState, toolUse: ToolUseBlock): Promise<
       tool: route.name,
       arguments: input as Record<string, unknown>,
       toolUseId: toolUse.id,
+      idempotent: route.idempotent,
     });
     if (output.isError) state.toolErrors += 1;
     return output.isError

@@ -169,11 +169,18 @@ describe('MCP host end to end (conversation workflow + real MCP servers)', () =>
     const [hung] = toolResultsOf(w.fake.requests[from + 1]);
     expect(hung).toMatchObject({
       is_error: true,
-      content: '[host] Tool "hang" could not be run: mcp.timeout: tools/call "hang" on MCP server "slowpoke" timed out after 1500 ms (the server\'s timeoutMs)',
+      content: '[host] Tool "hang" could not be run: mcp.timeout: tools/call "hang" on MCP server "slowpoke" timed out after 1500 ms (the server\'s timeoutMs); tried 3 times',
     });
-    // Not marked idempotent: three attempts (the activity's policy), no more; each one cancelled on the server.
+    // Not marked idempotent: three attempts (the tool retry policy's budget, kept by the activity
+    // across Temporal's unlimited attempts), no more; each one cancelled on the server.
     expect(lines(slowLog, 'start hang')).toBe(3);
     expect(lines(slowLog, 'cancelled hang')).toBe(3);
+    const events = (await handle.fetchHistory()).events ?? [];
+    const failed = events.filter((e) => e.activityTaskFailedEventAttributes?.failure?.applicationFailureInfo?.type === 'mcp.timeout');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.activityTaskFailedEventAttributes?.failure?.applicationFailureInfo?.nonRetryable).toBe(true);
+    const started = events.find((e) => e.eventId?.toString() === failed[0]!.activityTaskFailedEventAttributes?.startedEventId?.toString());
+    expect(started?.activityTaskStartedEventAttributes?.attempt).toBe(3);
     const [after] = toolResultsOf(w.fake.requests[from + 2]);
     expect(after).toMatchObject({ content: 'called ping_me {"after":"hang"}' });
 

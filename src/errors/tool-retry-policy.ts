@@ -1,0 +1,95 @@
+/**
+ * The host's one policy for retrying a tool call (`callTool`), used by the workflow (the activity's
+ * Temporal retry policy) and by the activity (its attempt budget). Pure: the workflow sandbox imports it.
+ *
+ * - **Worker loss is not the tool's failure.** An attempt whose worker died (its heartbeat stopped),
+ *   or that a draining worker gave back, is retried for as long as it takes, without spending the
+ *   tool's budget: Temporal's retry policy has no attempt limit, and the only retries that use its
+ *   short interval are those of lost attempts (every tool failure names its own delay).
+ * - **The tool's own failures are bounded.** A retryable failure of the call itself (the server's
+ *   `timeoutMs` or the attempt's own deadline passed; the connection to the server broke or could
+ *   not be made; a retryable JSON-RPC error such as -32603; an unclassified error) spends one unit
+ *   of the budget: 3 for a tool not marked idempotent, 6 for one that is (MCP `idempotentHint` or
+ *   `readOnlyHint`), with exponential backoff between them. The failure that exhausts the budget is
+ *   made non-retryable, so the workflow writes the host's `is_error` result for Claude.
+ *   Non-retryable failures (rejected arguments, unknown tool…) end the call at once.
+ *
+ * The count of tool failures lives in the activity's heartbeat details, which Temporal carries from
+ * one attempt to the next: an attempt that fails records the new count in a heartbeat before it
+ * throws (SDK 1.24 flushes a failing activity's last heartbeat before reporting the failure, even
+ * a throttled one: read in its worker and core, checked by experiment, and relied on by the hanging
+ * tool test of test/integration/mcp-host-loop.test.ts), and a killed attempt records nothing, so it
+ * costs nothing.
+ */
+import type { RetryPolicy } from '@temporalio/common';
+import type { FailureType } from './failure-types';
+
+/** Tool failures a call may have, in all, when its server did not promise idempotence. */
+export const NON_IDEMPOTENT_TOOL_ATTEMPTS = 3;
+/** Tool failures a call may have, in all, when its server marked the tool idempotent or read-only. */
+export const IDEMPOTENT_TOOL_ATTEMPTS = 6;
+
+/** Backoff between the tool's own failures: 1 s, 2 s, 4 s… up to 20 s. */
+const FAILURE_BACKOFF = { initialMs: 1000, coefficient: 2, maximumMs: 20_000 } as const;
+
+/**
+ * Retryable failures that say nothing about the tool: the worker was shutting down (another worker
+ * takes the call). Everything else retryable counts against the budget.
+ */
+const WORKER_SIDE_FAILURES: ReadonlySet<FailureType> = new Set<FailureType>(['mcp.shutting_down']);
+
+/**
+ * Temporal's retry policy of `callTool`: no attempt limit, so lost workers are waited out however
+ * often they die. Its interval applies only to attempts lost to a heartbeat (or start-to-close)
+ * timeout, which have already waited out that timeout: retry at once (the dev server starts such a
+ * retry about a second after the timeout with any interval below that, measured), backing off only
+ * so that a call that kills every worker it runs on does not do so more than every ten seconds.
+ */
+export const TOOL_CALL_RETRY_POLICY: RetryPolicy = {
+  initialInterval: '500 ms',
+  backoffCoefficient: 1.5,
+  maximumInterval: '10 seconds',
+  maximumAttempts: Number.POSITIVE_INFINITY,
+};
+
+/**
+ * How long one attempt may take, from the server's `timeoutMs` (which progress notifications reset):
+ * the activity gives up on the call itself at `deadlineMs`, a failure it counts, always before
+ * Temporal's `startToCloseMs`, whose timeout it could not tell from a lost worker (and so would not
+ * count). The start-to-close margin leaves room for a reconnect, the ping after a timeout and the report.
+ */
+export function toolAttemptTimeouts(serverTimeoutMs: number): { deadlineMs: number; startToCloseMs: number } {
+  return { deadlineMs: serverTimeoutMs + 20_000, startToCloseMs: serverTimeoutMs + 30_000 };
+}
+
+/** How many of its own failures a tool call may have (its attempt budget). */
+export function toolAttemptBudget(idempotent: boolean): number {
+  return idempotent ? IDEMPOTENT_TOOL_ATTEMPTS : NON_IDEMPOTENT_TOOL_ATTEMPTS;
+}
+
+/** A failure of one attempt of `callTool`, as the classifier typed it. */
+export interface ToolAttemptFailure {
+  type: string | undefined;
+  retryable: boolean;
+}
+
+/**
+ * What to do with a failed attempt:
+ * - `pass`: not the tool's failure to count (already final, or the worker's): throw it as it is;
+ * - `retry`: the tool failed and has budget left: record `toolFailures`, retry after `delayMs`;
+ * - `give_up`: the tool failed for the `toolFailures`-th time, its whole budget: fail for good.
+ */
+export type ToolFailureDecision =
+  | { kind: 'pass' }
+  | { kind: 'retry'; toolFailures: number; delayMs: number }
+  | { kind: 'give_up'; toolFailures: number };
+
+/** Decides a failed attempt, given the tool failures of the earlier attempts. */
+export function decideToolFailure(failure: ToolAttemptFailure, failuresBefore: number, idempotent: boolean): ToolFailureDecision {
+  if (!failure.retryable) return { kind: 'pass' };
+  if (failure.type !== undefined && WORKER_SIDE_FAILURES.has(failure.type as FailureType)) return { kind: 'pass' };
+  const toolFailures = failuresBefore + 1;
+  if (toolFailures >= toolAttemptBudget(idempotent)) return { kind: 'give_up', toolFailures };
+  const delayMs = Math.min(FAILURE_BACKOFF.maximumMs, FAILURE_BACKOFF.initialMs * FAILURE_BACKOFF.coefficient ** (toolFailures - 1));
+  return { kind: 'retry', toolFailures, delayMs };
+}

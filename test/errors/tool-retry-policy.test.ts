@@ -1,0 +1,61 @@
+/**
+ * The tool retry policy as data: which failures spend a tool's attempt budget, when the budget is
+ * spent, the backoff between the tool's own failures, and Temporal's side of it (no attempt limit).
+ */
+import { compileRetryPolicy } from '@temporalio/common';
+import {
+  decideToolFailure,
+  IDEMPOTENT_TOOL_ATTEMPTS,
+  NON_IDEMPOTENT_TOOL_ATTEMPTS,
+  TOOL_CALL_RETRY_POLICY,
+  toolAttemptBudget,
+  toolAttemptTimeouts,
+} from '../../src/errors/tool-retry-policy';
+
+describe('tool retry policy', () => {
+  test('budgets: 3 attempts for a tool not marked idempotent, 6 for one that is', () => {
+    expect(toolAttemptBudget(false)).toBe(NON_IDEMPOTENT_TOOL_ATTEMPTS);
+    expect(toolAttemptBudget(true)).toBe(IDEMPOTENT_TOOL_ATTEMPTS);
+    expect([NON_IDEMPOTENT_TOOL_ATTEMPTS, IDEMPOTENT_TOOL_ATTEMPTS]).toEqual([3, 6]);
+  });
+
+  test("a tool's retryable failures spend its budget, with backoff; the last one gives up", () => {
+    const timeout = { type: 'mcp.timeout', retryable: true };
+    expect([0, 1, 2].map((before) => decideToolFailure(timeout, before, false))).toEqual([
+      { kind: 'retry', toolFailures: 1, delayMs: 1000 },
+      { kind: 'retry', toolFailures: 2, delayMs: 2000 },
+      { kind: 'give_up', toolFailures: 3 },
+    ]);
+    expect([3, 4, 5].map((before) => decideToolFailure(timeout, before, true))).toEqual([
+      { kind: 'retry', toolFailures: 4, delayMs: 8000 },
+      { kind: 'retry', toolFailures: 5, delayMs: 16_000 },
+      { kind: 'give_up', toolFailures: 6 },
+    ]);
+  });
+
+  test.each(['mcp.connection_lost', 'mcp.connection_closed', 'mcp.unreachable', 'mcp.connect_failed', 'mcp.server_error', 'host.unexpected', undefined])(
+    '%s counts as a failure of the tool',
+    (type) => {
+      expect(decideToolFailure({ type, retryable: true }, 0, false)).toMatchObject({ kind: 'retry', toolFailures: 1 });
+    },
+  );
+
+  test('failures that are final already, or the worker’s (shutting down), pass through uncounted', () => {
+    expect(decideToolFailure({ type: 'mcp.invalid_params', retryable: false }, 0, false)).toEqual({ kind: 'pass' });
+    expect(decideToolFailure({ type: 'mcp.tool_denied', retryable: false }, 2, false)).toEqual({ kind: 'pass' });
+    expect(decideToolFailure({ type: 'mcp.shutting_down', retryable: true }, 2, false)).toEqual({ kind: 'pass' });
+  });
+
+  test('Temporal retries callTool without an attempt limit, so a lost worker never spends the budget', () => {
+    expect(compileRetryPolicy(TOOL_CALL_RETRY_POLICY).maximumAttempts).toBeUndefined();
+    expect(TOOL_CALL_RETRY_POLICY.maximumInterval).toBe('10 seconds');
+  });
+
+  test("an attempt's own deadline comes before Temporal's start-to-close timeout", () => {
+    for (const serverTimeoutMs of [1000, 60_000, 600_000]) {
+      const { deadlineMs, startToCloseMs } = toolAttemptTimeouts(serverTimeoutMs);
+      expect(deadlineMs).toBeGreaterThan(serverTimeoutMs);
+      expect(startToCloseMs - deadlineMs).toBeGreaterThanOrEqual(10_000);
+    }
+  });
+});
