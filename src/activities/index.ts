@@ -4,6 +4,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Client } from '@temporalio/client';
+import { serverSecrets } from '../mcp/config/server-secrets';
 import type { McpConnections } from '../mcp/mcp-connections';
 import { ToolCatalogCache } from '../mcp/tool-catalog';
 import { createCallClaude } from './call-claude';
@@ -12,6 +13,7 @@ import { createListTools } from './list-tools';
 import { createSummarizeContext } from './summarize-context';
 import { TranscriptReader } from './transcript-reader';
 import type { ConversationActivities } from './types';
+import { withRedactedFailures } from './with-redacted-failures';
 
 /** Everything the activities reach: secrets live here, in the worker, never in a payload. */
 export interface ActivityDeps {
@@ -22,17 +24,30 @@ export interface ActivityDeps {
   maxResultChars?: number;
 }
 
-/** Creates the activities of the conversation workflow. */
+/** The secret values this worker holds: the Claude credential and every MCP server's (see `serverSecrets`). */
+function workerSecrets(deps: ActivityDeps): string[] {
+  const claude = [deps.claude.apiKey, deps.claude.authToken].filter((value): value is string => typeof value === 'string');
+  return [...claude, ...deps.mcp.list().flatMap(serverSecrets)];
+}
+
+/**
+ * Creates the activities of the conversation workflow. What they throw is redacted of the worker's
+ * secrets before it reaches the history or, as the host's `is_error` results, Claude.
+ */
 export function createActivities(deps: ActivityDeps): ConversationActivities {
   const transcripts = new TranscriptReader(deps.temporal);
+  const secrets = workerSecrets(deps);
   return {
-    callClaude: createCallClaude({ claude: deps.claude, transcripts }),
-    summarizeContext: createSummarizeContext({ claude: deps.claude, transcripts }),
-    listTools: createListTools(new ToolCatalogCache(deps.mcp)),
-    callTool: createCallTool({
-      connections: deps.mcp,
-      ...(deps.maxResultChars !== undefined ? { maxResultChars: deps.maxResultChars } : {}),
-    }),
+    callClaude: withRedactedFailures(createCallClaude({ claude: deps.claude, transcripts }), secrets),
+    summarizeContext: withRedactedFailures(createSummarizeContext({ claude: deps.claude, transcripts }), secrets),
+    listTools: withRedactedFailures(createListTools(new ToolCatalogCache(deps.mcp)), secrets),
+    callTool: withRedactedFailures(
+      createCallTool({
+        connections: deps.mcp,
+        ...(deps.maxResultChars !== undefined ? { maxResultChars: deps.maxResultChars } : {}),
+      }),
+      secrets,
+    ),
   };
 }
 

@@ -278,7 +278,7 @@ describe('tools in the loop', () => {
     expect(vaultResult).toEqual({ type: 'tool_result', tool_use_id: 'toolu_vault01', is_error: true, content: expect.any(String) });
     expect(vaultResult).toMatchObject({
       content: expect.stringContaining(
-        'upstream https://[redacted]@vault.internal/v1/read?api_key=[redacted] refused the request POST /mcp?token=[redacted] (authorization: Bearer [redacted])',
+        'upstream https://[redacted]@vault.internal/v1/read?api_key=[redacted] refused the request POST /mcp?token=[redacted] (authorization: [redacted])',
       ),
     });
     expect(quoteResult).toEqual({
