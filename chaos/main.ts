@@ -18,6 +18,7 @@ import type { ChaosScenario, ScenarioContext } from './scenario';
 import { serverRestart } from './scenarios/server-restart';
 import { twoWorkers } from './scenarios/two-workers';
 import { workerKill } from './scenarios/worker-kill';
+import { snapshotBuild } from './support/build-snapshot';
 import { startChaosTemporal } from './support/chaos-temporal';
 import { leftoverProcesses } from './support/process-leaks';
 
@@ -52,7 +53,8 @@ async function main(): Promise<number> {
   const temporal = await startChaosTemporal(path.join(dir, 'temporal'), (line) => fs.appendFileSync(temporalLog, `${line}\n`));
   const faults: FaultResult[] = [];
   try {
-    const context: ScenarioContext = { profile: args.profile, workerRoot: args.workerRoot, temporal, dir, log };
+    const workerRoot = snapshotBuild(args.workerRoot ?? REPO_ROOT, dir);
+    const context: ScenarioContext = { profile: args.profile, workerRoot, temporal, dir, log };
     for (const scenario of SCENARIOS.filter((s) => args.only.length === 0 || args.only.includes(s.name))) {
       faults.push(...(await runScenario(scenario, context)));
     }

@@ -9,8 +9,8 @@ import type { ChaosTemporal } from './support/chaos-temporal';
 /** What every scenario gets. */
 export interface ScenarioContext {
   profile: Profile;
-  /** The tree whose build is under test (its dist/); undefined: this repo. */
-  workerRoot: string | undefined;
+  /** The build under test: a copy, made at the start of the run, of a tree's dist/ (this repo's unless --worker-root). */
+  workerRoot: string;
   temporal: ChaosTemporal;
   /** The run's directory; each scenario makes its own folder in it. */
   dir: string;
