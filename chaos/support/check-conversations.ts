@@ -27,6 +27,11 @@ export interface Expectation {
   messages: MessageParam[];
   /** The tool_use ids the host must have run, each scheduled and completed exactly once. */
   toolIds: string[];
+  /**
+   * Tool_use ids scheduled exactly once whose activity may complete or fail (after a failure the
+   * host answers with an is_error result): which one is the retry policy's business, not an invariant.
+   */
+  endedToolIds?: string[];
   /** Completed Claude calls. */
   modelCalls: number;
 }
@@ -43,10 +48,11 @@ export function plannedExpectation(shape: WorkloadShape, run: string, conversati
 
 function historyProblems(conversation: WorkloadConversation, expectation: Expectation, facts: HistoryFacts): string[] {
   const problems: string[] = [];
-  const expected = new Set(expectation.toolIds);
+  const ended = new Set(expectation.endedToolIds ?? []);
+  const expected = new Set([...expectation.toolIds, ...ended]);
   for (const id of expected) {
     const calls = facts.toolCalls.get(id);
-    if (calls?.scheduled !== 1 || calls.completed !== 1) {
+    if (calls?.scheduled !== 1 || (ended.has(id) ? calls.completed > 1 : calls.completed !== 1)) {
       problems.push(`history: tool ${id} scheduled ${calls?.scheduled ?? 0}×, completed ${calls?.completed ?? 0}×`);
     }
   }

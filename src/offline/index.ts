@@ -8,10 +8,12 @@ export type {
   AnswerContentBlock,
   AnswerTextBlock,
   AnswerToolUseBlock,
+  DropAnswer,
   ErrorAnswer,
   MessageAnswer,
   MessagesApiAnswer,
   MessagesApiResponder,
+  RawAnswer,
 } from './messages-api-answer';
 export type { ReceivedRequest } from './received-request';
 export { respondByRules, OFFLINE_PREFIX } from './rules-responder';

@@ -48,8 +48,22 @@ export interface ErrorAnswer {
   headers?: Record<string, string>;
 }
 
+/** Close the connection without answering: a dropped connection, as a proxy or the network would. */
+export interface DropAnswer {
+  kind: 'drop';
+}
+
+/** Answer with this status and body byte for byte, e.g. a 200 whose body is not JSON. */
+export interface RawAnswer {
+  kind: 'raw';
+  status: number;
+  body: string;
+  /** Defaults to `application/json`: a broken body that claims to be JSON is the realistic case. */
+  contentType?: string;
+}
+
 /** One answer of the fake Messages API. */
-export type MessagesApiAnswer = MessageAnswer | ErrorAnswer;
+export type MessagesApiAnswer = MessageAnswer | ErrorAnswer | DropAnswer | RawAnswer;
 
 /**
  * Decides the answer to a request that passed validation. `signal` aborts when the server closes,

@@ -36,6 +36,10 @@ interface Reply {
   headers: Record<string, string>;
   body: unknown;
   summary: string;
+  /** Sent as is instead of `body` as JSON. */
+  raw?: string;
+  /** Close the socket instead of answering. */
+  drop?: boolean;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -86,8 +90,26 @@ function messageReply(answer: MessageAnswer, model: string, requestBytes: number
 }
 
 function replyTo(answer: MessagesApiAnswer, model: string, requestBytes: number): Reply {
-  if (answer.kind === 'error') return errorReply(answer.status, answer.errorType, answer.message, answer.headers);
-  return messageReply(answer, model, requestBytes);
+  switch (answer.kind) {
+    case 'error':
+      return errorReply(answer.status, answer.errorType, answer.message, answer.headers);
+    case 'drop':
+      return { status: 0, headers: {}, body: undefined, drop: true, summary: 'connection dropped without an answer' };
+    case 'raw':
+      return {
+        status: answer.status,
+        headers: { 'content-type': answer.contentType ?? 'application/json' },
+        body: undefined,
+        raw: answer.body,
+        summary: `${answer.status} raw body of ${Buffer.byteLength(answer.body, 'utf8')} bytes`,
+      };
+    case 'message':
+      return messageReply(answer, model, requestBytes);
+    default: {
+      const unreachable: never = answer;
+      throw new Error(`unknown answer ${JSON.stringify(unreachable)}`);
+    }
+  }
 }
 
 function describe(error: unknown): string {
@@ -135,7 +157,11 @@ export async function startMessagesApiServer(options: MessagesApiServerOptions):
 
   function send(res: ServerResponse, reply: Reply): void {
     if (res.destroyed) return;
-    const json = JSON.stringify(reply.body);
+    if (reply.drop) {
+      res.socket?.destroy();
+      return;
+    }
+    const json = reply.raw ?? JSON.stringify(reply.body);
     res.writeHead(reply.status, {
       'content-type': 'application/json',
       'content-length': String(Buffer.byteLength(json, 'utf8')),

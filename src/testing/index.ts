@@ -9,6 +9,8 @@ export type {
   ScriptStep,
   ScriptMessageStep,
   ScriptErrorStep,
+  ScriptDropStep,
+  ScriptRawStep,
   ScriptRespondStep,
   ScriptContentBlock,
   ScriptTextBlock,

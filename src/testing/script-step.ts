@@ -6,8 +6,10 @@ import type {
   AnswerContentBlock,
   AnswerTextBlock,
   AnswerToolUseBlock,
+  DropAnswer,
   ErrorAnswer,
   MessageAnswer,
+  RawAnswer,
 } from '../offline';
 import type { RecordedRequest } from './recorded-request';
 
@@ -31,6 +33,16 @@ export interface ScriptErrorStep extends ErrorAnswer {
   delayMs?: number;
 }
 
+/** Close the connection without answering (after `delayMs`, e.g. mid-request). */
+export interface ScriptDropStep extends DropAnswer {
+  delayMs?: number;
+}
+
+/** Answer with a status and a body sent byte for byte (e.g. a 200 whose body is not JSON). */
+export interface ScriptRawStep extends RawAnswer {
+  delayMs?: number;
+}
+
 /** Decide the answer from the request itself (e.g. echo a tool_result back). */
 export interface ScriptRespondStep {
   kind: 'respond';
@@ -38,4 +50,4 @@ export interface ScriptRespondStep {
 }
 
 /** One scripted answer of the fake Messages API. */
-export type ScriptStep = ScriptMessageStep | ScriptErrorStep | ScriptRespondStep;
+export type ScriptStep = ScriptMessageStep | ScriptErrorStep | ScriptDropStep | ScriptRawStep | ScriptRespondStep;

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { APIError, BadRequestError, InternalServerError, OverloadedError } from '@anthropic-ai/sdk';
+import { APIConnectionError, APIError, BadRequestError, InternalServerError, OverloadedError } from '@anthropic-ai/sdk';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { startFakeMessagesApi, type FakeMessagesApi } from '../../src/testing';
 import { API_KEY, caught, MODEL, sdkClientFor, weatherTool } from '../support/fake-api-client';
@@ -192,6 +192,37 @@ describe('fake Messages API, scripted mode', () => {
     ]);
     expect(fake.requests[before + 1]?.body).toBe('{"model":');
     expect(fake.requests[before + 1]?.headers['x-custom']).toBe('A');
+  });
+});
+
+describe('fake Messages API, wire faults', () => {
+  it('drops the connection without an answer: the SDK sees a connection error', async () => {
+    const fake = await startFakeMessagesApi({ script: [{ kind: 'drop' }, { kind: 'message', content: [{ type: 'text', text: 'back' }], stop_reason: 'end_turn' }] });
+    try {
+      const client = sdkClientFor(fake.url);
+      const error = await caught(client.messages.create({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }));
+      expect(error).toBeInstanceOf(APIConnectionError);
+      const message = await client.messages.create({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] });
+      expect(message.content).toEqual([{ type: 'text', text: 'back' }]);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('sends a raw body byte for byte, e.g. a 200 that is not JSON', async () => {
+    const fake = await startFakeMessagesApi({ script: [{ kind: 'raw', status: 200, body: '{"type":"message","content":[' }] });
+    try {
+      const response = await fetch(`${fake.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': API_KEY, 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/json');
+      expect(await response.text()).toBe('{"type":"message","content":[');
+    } finally {
+      await fake.close();
+    }
   });
 });
 
