@@ -13,14 +13,14 @@ function readText(file: string): string {
   }
 }
 
-/** The zombie children of this process (a child that ended and was never reaped). */
-function zombieChildren(): number[] {
+/** The zombie children of `parent` (children that ended and were never reaped). */
+export function zombieChildrenOf(parent: number): number[] {
   const zombies: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = readText(`/proc/${entry}/stat`);
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (fields[0] === 'Z' && Number(fields[1]) === process.pid) zombies.push(Number(entry));
+    if (fields[0] === 'Z' && Number(fields[1]) === parent) zombies.push(Number(entry));
   }
   return zombies;
 }
@@ -50,5 +50,5 @@ function processesNaming(dir: string): string[] {
     const command = readText(`/proc/${entry}/cmdline`).split('\0').join(' ').trim();
     if (command.includes(dir) || readText(`/proc/${entry}/environ`).includes(dir)) found.push(`pid ${entry}: ${command}`);
   }
-  return [...found, ...zombieChildren().map((pid) => `pid ${pid}: a zombie child of the runner`)];
+  return [...found, ...zombieChildrenOf(process.pid).map((pid) => `pid ${pid}: a zombie child of the runner`)];
 }
