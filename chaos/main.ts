@@ -15,6 +15,7 @@ import { renderReport } from './report/render-report';
 import { loadAverage, runEnvironment } from './report/run-environment';
 import { storedSuiteResults, storeSuiteResult } from './report/suite-result';
 import type { ChaosScenario, ScenarioContext } from './scenario';
+import { badInput } from './scenarios/bad-input';
 import { mcpFaults } from './scenarios/mcp-faults';
 import { modelFaults } from './scenarios/model-faults';
 import { serverRestart } from './scenarios/server-restart';
@@ -25,7 +26,7 @@ import { startChaosTemporal } from './support/chaos-temporal';
 import { leftoverProcesses } from './support/process-leaks';
 
 /** Every scenario, in the order they run. */
-const SCENARIOS: ChaosScenario[] = [workerKill, serverRestart, twoWorkers, modelFaults, mcpFaults];
+const SCENARIOS: ChaosScenario[] = [workerKill, serverRestart, twoWorkers, modelFaults, mcpFaults, badInput];
 
 const RESULTS_DIR = path.join(REPO_ROOT, 'docs/reliability');
 const REPORT_FILE = path.join(REPO_ROOT, 'docs/RELIABILITY.md');

@@ -46,6 +46,8 @@ export interface WorkloadOptions {
   sendDeadlineMs: number;
   /** Says what is wrong with a turn's answer, if anything (default: anything but the planned answer, completed). */
   judgeTurn?: (conversation: number, turn: number, result: TurnOutcome | undefined) => string | undefined;
+  /** Runs before each turn is sent (e.g. to try a bad send between two good ones). */
+  beforeTurn?: (conversation: WorkloadConversation, turn: number) => Promise<void>;
   /** Turns sent with the `mcp-host send` CLI process instead of the library (its tree, environment). */
   cli?: { turns: (turn: number) => boolean; root: string | undefined; env: Record<string, string> };
 }
@@ -112,6 +114,7 @@ export class ConversationWorkload {
     this.conversations.push(conversation);
     try {
       for (let t = 1; t <= shape.turns; t++) {
+        await this.options.beforeTurn?.(conversation, t);
         const plan = turnPlan(shape, run, number, t);
         const turn: SentTurn = { turn: t, text: plan.userText, sentAt: Date.now() };
         conversation.turns.push(turn);

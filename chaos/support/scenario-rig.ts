@@ -30,9 +30,11 @@ export interface ScenarioRig {
   model: ChaosModel;
   client: LibraryClient;
   fleet: WorkerFleet;
+  /** The environment an `mcp-host` process needs to reach this rig's conversations. */
+  cliEnv: Record<string, string>;
   /** A workload of planned conversations on this rig; `cliTurns` picks turns sent by the `mcp-host` CLI. */
   workload(
-    options?: Partial<Pick<WorkloadOptions, 'concurrency' | 'conversationOptions' | 'judgeTurn'>> & { cliTurns?: (turn: number) => boolean },
+    options?: Partial<Pick<WorkloadOptions, 'concurrency' | 'conversationOptions' | 'judgeTurn' | 'beforeTurn'>> & { cliTurns?: (turn: number) => boolean },
   ): ConversationWorkload;
   /**
    * Checks the workload's conversations (against their plans, or `expect`), stops the workers, the
@@ -79,12 +81,14 @@ export async function startScenarioRig(
     });
     closers.push(() => fleet.stopAll());
     await fleet.spawn();
+    const cliEnv = { TEMPORAL_ADDRESS: context.temporal.address, MCP_HOST_TASK_QUEUE: taskQueue };
     return {
       run,
       dir,
       model,
       client,
       fleet,
+      cliEnv,
       workload: ({ cliTurns, ...options } = {}) =>
         new ConversationWorkload({
           client,
@@ -93,7 +97,7 @@ export async function startScenarioRig(
           concurrency,
           sendDeadlineMs: SEND_DEADLINE_MS,
           ...(cliTurns
-            ? { cli: { turns: cliTurns, root: context.workerRoot, env: { TEMPORAL_ADDRESS: context.temporal.address, MCP_HOST_TASK_QUEUE: taskQueue } } }
+            ? { cli: { turns: cliTurns, root: context.workerRoot, env: cliEnv } }
             : {}),
           ...options,
         }),
