@@ -7,6 +7,13 @@ import type { ConversationStatus, ConversationSummary, MessageParam, TurnResult 
 import { conversationWorkflow } from '../workflows';
 import { endSignal, messagesQuery, sendMessageUpdate, statusQuery, userMessageSignal } from '../workflows/definitions';
 import { conversationOptions, type ConversationOptionsInput } from './conversation-options';
+import { userMessageProblem } from '../conversation/user-message-problem';
+
+/** Refuses a turn that cannot be sent (empty, or too large for Temporal), before anything is sent. */
+function checkUserMessage(message: string): void {
+  const problem = userMessageProblem(message);
+  if (problem !== undefined) throw new Error(problem);
+}
 
 /** Where conversations run. */
 export interface Target {
@@ -37,7 +44,7 @@ export async function startConversation(
   message: string,
   options: { id?: string; wait?: boolean; conversation: ConversationOptionsInput; defaultModel: string },
 ): Promise<{ id: string; result?: TurnResult }> {
-  if (message.trim() === '') throw new Error('the message is empty');
+  checkUserMessage(message);
   const id = options.id ?? newConversationId();
   const workflowOptions = {
     taskQueue: target.taskQueue,
@@ -74,14 +81,14 @@ export async function startConversation(
 
 /** Sends a user turn and waits for its answer (an update). */
 export async function sendMessage(client: Client, id: string, message: string): Promise<TurnResult> {
-  if (message.trim() === '') throw new Error('the message is empty');
+  checkUserMessage(message);
   const handle = await existing(client, id);
   return handle.executeUpdate(sendMessageUpdate, { args: [message] });
 }
 
 /** Sends a user turn without waiting for it (a signal); turns queue and run in order. */
 export async function postMessage(client: Client, id: string, message: string): Promise<void> {
-  if (message.trim() === '') throw new Error('the message is empty');
+  checkUserMessage(message);
   await (await existing(client, id)).signal(userMessageSignal, message);
 }
 

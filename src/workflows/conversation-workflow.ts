@@ -23,6 +23,7 @@ import {
   userMessageSignal,
 } from './definitions';
 import { runTurn } from './run-turn';
+import { userMessageProblem } from '../conversation/user-message-problem';
 
 /** The workflow's input. */
 export interface ConversationInput {
@@ -63,7 +64,8 @@ function installHandlers(state: ConversationState, ended: () => boolean): void {
     },
     {
       validator: (text) => {
-        if (typeof text !== 'string' || text.trim() === '') throw new Error('the message is empty');
+        const problem = userMessageProblem(text);
+        if (problem !== undefined) throw new Error(problem);
         if (state.endRequested) throw new Error('the conversation has ended');
       },
     },
