@@ -26,6 +26,8 @@ export interface Profile {
   serverRestarts: { restarts: number; pauseMs: readonly [number, number] };
   /** Runs of "two workers, one killed", and the pause before the kill. */
   twoWorkers: { runs: number; pauseMs: readonly [number, number] };
+  /** Conversations at once on one worker in the load scenario. */
+  loadConversations: number;
 }
 
 const shape: WorkloadShape = { turns: 4, rounds: [2, 4], parallelTools: 2, toolMs: [100, 500] };
@@ -40,10 +42,11 @@ export const PROFILES: Record<Profile['name'], Profile> = {
     continueAsNewAfterEvents: 60,
     cadences: [
       { name: 'every 20–35 s', pauseMs: [20_000, 35_000], kills: 2 },
-      { name: 'every 4–12 s', pauseMs: [4_000, 12_000], kills: 5 },
+      { name: 'every 4–12 s', pauseMs: [4_000, 12_000], kills: 4 },
     ],
     serverRestarts: { restarts: 2, pauseMs: [5_000, 10_000] },
     twoWorkers: { runs: 1, pauseMs: [4_000, 8_000] },
+    loadConversations: 50,
   },
   long: {
     name: 'long',
@@ -57,5 +60,6 @@ export const PROFILES: Record<Profile['name'], Profile> = {
     ],
     serverRestarts: { restarts: 6, pauseMs: [5_000, 20_000] },
     twoWorkers: { runs: 4, pauseMs: [4_000, 15_000] },
+    loadConversations: 200,
   },
 };

@@ -32,8 +32,8 @@ interface ModelFault {
 
 /** Retry-after of the 429 burst: the gaps between its attempts must honour it. */
 const RETRY_AFTER_S = 2;
-/** Later than any heartbeat timeout of the build: only heartbeats keep the call alive. */
-const LATE_ANSWER_MS = 35_000;
+/** Three times the default heartbeat timeout (4 s): only heartbeats keep the call alive this long. */
+const LATE_ANSWER_MS = 12_000;
 /** Longer than the SDK's 9-minute HTTP timeout, the only bound on a call whose answer never comes. */
 const NEVER_MS = 15 * 60_000;
 
@@ -49,7 +49,7 @@ const FAULTS: ModelFault[] = [
   { fault: 'malformed JSON in a 200', design: 'retried', steps: () => [{ kind: 'raw', status: 200, body: '{"id":"msg_01","type":"message","content":[' }] },
   { fault: 'HTML 502 from a proxy', design: 'retried', steps: () => [{ kind: 'raw', status: 502, body: '<html><body>502 Bad Gateway</body></html>', contentType: 'text/html' }] },
   {
-    fault: `an answer ${LATE_ANSWER_MS / 1000} s late (past the heartbeat timeout)`,
+    fault: `an answer ${LATE_ANSWER_MS / 1000} s late (past the default heartbeat timeout)`,
     design: 'retried',
     steps: (_c, shape) => [{ kind: 'respond', respond: (request) => ({ ...plannedAnswer(shape, request), delayMs: LATE_ANSWER_MS }) }],
   },
