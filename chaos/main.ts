@@ -19,6 +19,7 @@ import { badInput } from './scenarios/bad-input';
 import { load } from './scenarios/load';
 import { mcpFaults } from './scenarios/mcp-faults';
 import { modelFaults } from './scenarios/model-faults';
+import { secrets } from './scenarios/secrets';
 import { serverRestart } from './scenarios/server-restart';
 import { twoWorkers } from './scenarios/two-workers';
 import { workerKill } from './scenarios/worker-kill';
@@ -29,9 +30,9 @@ import { leftoverProcesses } from './support/process-leaks';
 /**
  * Every scenario, in the order they run. Scenarios in one group run side by side: the functional
  * ones, whose figures are not timings, share the machine; the timed ones (kills, restarts, load)
- * run alone, and the server restart must.
+ * run alone, and the server restart must. Secrets last, so it reads every history the others left.
  */
-const PLAN: ChaosScenario[][] = [[workerKill], [serverRestart], [twoWorkers], [modelFaults, mcpFaults, badInput], [load]];
+const PLAN: ChaosScenario[][] = [[workerKill], [serverRestart], [twoWorkers], [modelFaults, mcpFaults, badInput], [load], [secrets]];
 const SCENARIOS = PLAN.flat();
 
 const RESULTS_DIR = path.join(REPO_ROOT, 'docs/reliability');
