@@ -13,15 +13,19 @@ export interface ChaosArgs {
   workerRoot: string | undefined;
   /** Where the run is stored (docs/reliability/<label>.json); undefined: a partial run, not stored. */
   label: string | undefined;
+  /** Only render docs/RELIABILITY.md again from the stored runs. */
+  reportOnly: boolean;
 }
 
 /** The usage line. */
-export const USAGE = 'usage: npm run chaos -- [--profile quick|long] [--only name,name] [--worker-root DIR] [--label NAME]';
+export const USAGE = 'usage: npm run chaos -- [--profile quick|long] [--only name,name] [--worker-root DIR] [--label NAME] | --report-only';
 
 /** Parses the arguments; throws one line on a bad one. */
 export function parseChaosArgs(argv: readonly string[], scenarioNames: readonly string[]): ChaosArgs {
   const values = new Map<string, string>();
-  for (let i = 0; i < argv.length; i += 2) {
+  const reportOnly = argv.includes('--report-only');
+  if (reportOnly && argv.length > 1) throw new Error(`--report-only takes no other argument; ${USAGE}`);
+  for (let i = reportOnly ? argv.length : 0; i < argv.length; i += 2) {
     const flag = argv[i] ?? '';
     const value = argv[i + 1];
     if (!['--profile', '--only', '--worker-root', '--label'].includes(flag)) throw new Error(`unknown argument ${JSON.stringify(flag)}; ${USAGE}`);
@@ -42,5 +46,5 @@ export function parseChaosArgs(argv: readonly string[], scenarioNames: readonly 
   const whole = only.length === 0 ? (workerRoot !== undefined ? `${profileName}-${path.basename(workerRoot)}` : profileName) : undefined;
   const label = values.get('--label') ?? whole;
   if (label !== undefined && !/^[\w.-]+$/.test(label)) throw new Error(`--label ${JSON.stringify(label)}: letters, digits, dot, dash and underscore only`);
-  return { profile: PROFILES[profileName], only, workerRoot, label };
+  return { profile: PROFILES[profileName], only, workerRoot, label, reportOnly };
 }

@@ -47,7 +47,7 @@ function checkCliError(what: string, run: CliRun, expected: RegExp, result: Faul
 }
 
 async function malformedConfig(context: ScenarioContext, rig: ScenarioRig): Promise<FaultResult> {
-  const result = faultResult('bad-input', 'malformed mcp.json');
+  const result = { ...faultResult('bad-input', 'malformed mcp.json'), runs: 1 };
   const file = path.join(rig.dir, 'broken-mcp.json');
   fs.writeFileSync(file, '{ "mcpServers": { "lab": { "command": "node", ');
   const started = Date.now();
@@ -68,13 +68,13 @@ async function malformedConfig(context: ScenarioContext, rig: ScenarioRig): Prom
 }
 
 async function cliEdges(rig: ScenarioRig, root: string): Promise<FaultResult[]> {
-  const unknown = faultResult('bad-input', 'unknown conversation id (CLI and library)');
+  const unknown = { ...faultResult('bad-input', 'unknown conversation id (CLI and library)'), runs: 1 };
   const id = `no-such-conversation-${rig.run}`;
   for (const args of [['send', id, 'hello'], ['history', id], ['status', id], ['end', id]]) {
     checkCliError(`mcp-host ${args[0] ?? ''} <unknown id>`, await runCliProcess(args, rig.cliEnv, root), /no conversation with id/, unknown);
   }
   await mustFail('ConversationClient.send(<unknown id>)', () => rig.client.conversations.send(id, 'hello'), unknown);
-  const bad = faultResult('bad-input', 'bad mcp-host arguments');
+  const bad = { ...faultResult('bad-input', 'bad mcp-host arguments'), runs: 1 };
   const cases: Array<[string[], RegExp]> = [
     [['frobnicate'], /unknown command/],
     [['send', 'only-an-id'], /expected ID MESSAGE/],
