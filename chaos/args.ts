@@ -11,7 +11,10 @@ export interface ChaosArgs {
   /** Scenario names to run (all when empty). */
   only: string[];
   workerRoot: string | undefined;
-  /** Where the run is stored (docs/reliability/<label>.json); undefined: a partial run, not stored. */
+  /**
+   * Where the run is stored (docs/reliability/<label>.json); undefined: a partial run, not stored.
+   * A partial run with a label replaces its scenarios' rows in that stored run, if there is one.
+   */
   label: string | undefined;
   /** Only render docs/RELIABILITY.md again from the stored runs. */
   reportOnly: boolean;

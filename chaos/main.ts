@@ -13,7 +13,7 @@ import { parseChaosArgs } from './args';
 import { faultResult, outcomeOf, type FaultResult } from './report/fault-result';
 import { renderReport } from './report/render-report';
 import { loadAverage, runEnvironment } from './report/run-environment';
-import { storedSuiteResults, storeSuiteResult } from './report/suite-result';
+import { mergedSuiteResult, storedSuiteResults, storeSuiteResult } from './report/suite-result';
 import type { ChaosScenario, ScenarioContext } from './scenario';
 import { badInput } from './scenarios/bad-input';
 import { load } from './scenarios/load';
@@ -95,7 +95,9 @@ async function main(): Promise<number> {
   };
   for (const fault of faults) log(`${outcomeOf(fault)}: ${fault.fault}${fault.problems.length > 0 ? `\n  ${fault.problems.join('\n  ')}` : ''}`);
   if (args.label !== undefined) {
-    log(`stored ${path.relative(REPO_ROOT, storeSuiteResult(RESULTS_DIR, result))}`);
+    // Some scenarios only, into a stored run: their rows replace that run's.
+    const stored = args.only.length > 0 ? mergedSuiteResult(RESULTS_DIR, result, args.only) : result;
+    log(`stored ${path.relative(REPO_ROOT, storeSuiteResult(RESULTS_DIR, stored))}`);
     fs.writeFileSync(REPORT_FILE, renderReport(storedSuiteResults(RESULTS_DIR)));
     log(`wrote ${path.relative(REPO_ROOT, REPORT_FILE)}`);
   } else {

@@ -19,7 +19,7 @@ export interface ScenarioContext {
 
 /** One scenario file's export. */
 export interface ChaosScenario {
-  /** Short name for `--only`. */
+  /** Its file's name, for `--only` and the results' `scenario`. */
   name: string;
   run(context: ScenarioContext): Promise<FaultResult[]>;
 }

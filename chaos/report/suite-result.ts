@@ -18,6 +18,8 @@ export interface SuiteResult {
   loadAverage: { start: string; end: string };
   durationMs: number;
   faults: FaultResult[];
+  /** Scenarios run again later into this stored run (`--only` with its label): when, on which build. */
+  reruns?: string[];
 }
 
 /** Writes `result` as `<dir>/<label>.json`. */
@@ -26,6 +28,26 @@ export function storeSuiteResult(dir: string, result: SuiteResult): string {
   const file = path.join(dir, `${result.label}.json`);
   fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   return file;
+}
+
+/**
+ * `result` merged into the stored run of the same label, if there is one: the rows of the scenarios
+ * `result` ran replace the stored ones, the others stay, and the rerun is noted.
+ */
+export function mergedSuiteResult(dir: string, result: SuiteResult, scenarios: readonly string[]): SuiteResult {
+  const file = path.join(dir, `${result.label}.json`);
+  if (!fs.existsSync(file)) return result;
+  const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as SuiteResult;
+  const kept = stored.faults.filter((f) => !scenarios.includes(f.scenario));
+  const order = (f: FaultResult): number => {
+    const i = stored.faults.findIndex((s) => s.scenario === f.scenario);
+    return i === -1 ? stored.faults.length : i;
+  };
+  return {
+    ...stored,
+    faults: [...kept, ...result.faults].sort((a, b) => order(a) - order(b)),
+    reruns: [...(stored.reruns ?? []), `${scenarios.join(', ')} run again ${result.date} on ${result.environment.build}, in ${(result.durationMs / 1000).toFixed(0)} s`],
+  };
 }
 
 /** Every stored run: the quick profile first, then long, then the rest by label. */

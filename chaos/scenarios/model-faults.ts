@@ -107,7 +107,12 @@ export const modelFaults: ChaosScenario = {
     const shape = faultShape(context.profile.shape);
     const rig = await startScenarioRig(context, 'model', {}, shape);
     const byNumber = (n: number): ModelFault => faults[n - 1] ?? (faults[0] as ModelFault);
-    const workload = rig.workload({ concurrency: faults.length, judgeTurn: (n, turn, result) => judge(byNumber(n).design, turn, result) });
+    const workload = rig.workload({
+      concurrency: faults.length,
+      judgeTurn: (n, turn, result) => judge(byNumber(n).design, turn, result),
+      // The answer that never comes ends only at the SDK's 9-minute timeout: its turn may take that long.
+      sendDeadlineMs: NEVER_MS,
+    });
     faults.forEach((fault, i) => rig.model.inject(i + 1, ...(fault.call ? [injectedCallStep(fault.call(i + 1))] : (fault.steps?.(i + 1, shape) ?? []))));
     await workload.runCount(faults.length);
     const all = faultResult('model-faults', 'Claude API faults: the worker afterwards');

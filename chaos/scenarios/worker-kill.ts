@@ -58,7 +58,7 @@ async function runCadence(context: ScenarioContext, cadence: KillCadence): Promi
 
 /** Scenario 1, once per cadence of the profile. */
 export const workerKill: ChaosScenario = {
-  name: 'kill',
+  name: 'worker-kill',
   run: async (context) => {
     const results: FaultResult[] = [];
     for (const cadence of context.profile.cadences) {

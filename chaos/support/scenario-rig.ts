@@ -34,7 +34,7 @@ export interface ScenarioRig {
   cliEnv: Record<string, string>;
   /** A workload of planned conversations on this rig; `cliTurns` picks turns sent by the `mcp-host` CLI. */
   workload(
-    options?: Partial<Pick<WorkloadOptions, 'concurrency' | 'conversationOptions' | 'judgeTurn' | 'beforeTurn'>> & { cliTurns?: (turn: number) => boolean },
+    options?: Partial<Pick<WorkloadOptions, 'concurrency' | 'conversationOptions' | 'judgeTurn' | 'beforeTurn' | 'sendDeadlineMs'>> & { cliTurns?: (turn: number) => boolean },
   ): ConversationWorkload;
   /**
    * Checks the workload's conversations (against their plans, or `expect`), stops the workers, the
