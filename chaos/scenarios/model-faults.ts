@@ -34,7 +34,10 @@ interface ModelFault {
 const RETRY_AFTER_S = 2;
 /** Three times the default heartbeat timeout (4 s): only heartbeats keep the call alive this long. */
 const LATE_ANSWER_MS = 12_000;
-/** Longer than the SDK's 9-minute HTTP timeout, the only bound on a call whose answer never comes. */
+/**
+ * Longer than any HTTP timeout of the worker (the SDK is given 9 minutes; Node's fetch gives up on
+ * response headers after 5), the only bounds on a call whose answer never comes: heartbeats keep it alive.
+ */
 const NEVER_MS = 15 * 60_000;
 
 const FAULTS: ModelFault[] = [
@@ -54,7 +57,7 @@ const FAULTS: ModelFault[] = [
     steps: (_c, shape) => [{ kind: 'respond', respond: (request) => ({ ...plannedAnswer(shape, request), delayMs: LATE_ANSWER_MS }) }],
   },
   {
-    fault: 'an answer that never comes (bounded by the SDK timeout, 9 min)',
+    fault: 'an answer that never comes (cut by the HTTP client, then retried)',
     design: 'retried',
     longOnly: true,
     steps: (_c, shape) => [{ kind: 'respond', respond: (request) => ({ ...plannedAnswer(shape, request), delayMs: NEVER_MS }) }],
@@ -110,7 +113,7 @@ export const modelFaults: ChaosScenario = {
     const workload = rig.workload({
       concurrency: faults.length,
       judgeTurn: (n, turn, result) => judge(byNumber(n).design, turn, result),
-      // The answer that never comes ends only at the SDK's 9-minute timeout: its turn may take that long.
+      // The answer that never comes ends only when the HTTP client gives up (minutes): its turn may take that long.
       sendDeadlineMs: NEVER_MS,
     });
     faults.forEach((fault, i) => rig.model.inject(i + 1, ...(fault.call ? [injectedCallStep(fault.call(i + 1))] : (fault.steps?.(i + 1, shape) ?? []))));
