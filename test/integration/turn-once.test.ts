@@ -1,0 +1,57 @@
+/**
+ * Issue 9: a user turn runs once, whatever the client retries. Temporal deduplicates an update id
+ * only within one run, so an update retried after the conversation continued as new (a client
+ * retrying across a worker kill or a server restart) reaches the next run. The workflow remembers
+ * the update ids it accepted across continue-as-new and answers a repeat with the turn's result.
+ */
+import type { ScriptStep } from '../../src/testing';
+import { messagesQuery, sendMessageUpdate, statusQuery } from '../../src/workflows/definitions';
+import { startConversation, waitFor, type ConversationHandle } from '../support/loop-helpers';
+import { startTestWorker, type TestWorker } from '../support/test-worker';
+
+const ok = (text: string): ScriptStep => ({ kind: 'message', content: [{ type: 'text', text }], stop_reason: 'end_turn' });
+
+/** Waits until the conversation's current run is not `runId` (it continued as new). */
+async function nextRun(handle: ConversationHandle, runId: string): Promise<string> {
+  return waitFor('the conversation to continue as new', async () => {
+    const current = (await handle.describe()).runId;
+    return current !== runId ? current : undefined;
+  });
+}
+
+describe('a user turn runs once', () => {
+  let w: TestWorker;
+  beforeAll(async () => {
+    w = await startTestWorker({ servers: [] });
+  });
+  afterAll(async () => {
+    await w?.stop();
+  });
+  beforeEach(() => {
+    expect(w.fake.pending()).toBe(0);
+  });
+
+  test('an update id seen by the previous run gets that turn\'s result again: no new turn, transcript unchanged', async () => {
+    const from = w.fake.requests.length;
+    w.fake.enqueue(ok('first answer'));
+    // A few events after one turn: the run continues as new as soon as the turn is done.
+    const handle = await startConversation(w, { continueAsNewAfterEvents: 10 }, 'once');
+    const first = await handle.executeUpdate(sendMessageUpdate, { args: ['hello'], updateId: 'turn-x' });
+    expect(first).toMatchObject({ turnId: 1, status: 'completed', text: 'first answer' });
+    const messages = await handle.query(messagesQuery);
+
+    await nextRun(handle, handle.firstExecutionRunId);
+    // The next answer is for the next turn; a repeated turn would take it (and fail fast here).
+    w.fake.enqueue(ok('second answer'));
+    // The same update again, as a client retrying it would send it: same id, same text.
+    const again = await handle.executeUpdate(sendMessageUpdate, { args: ['hello'], updateId: 'turn-x' });
+    expect(again).toEqual(first);
+    expect(await handle.query(messagesQuery)).toEqual(messages);
+    expect(await handle.query(statusQuery)).toMatchObject({ turnsCompleted: 1, pendingTurns: 0, currentTurn: null });
+    expect(w.fake.requests.length - from).toBe(1);
+
+    // The conversation goes on: a new id is a new turn.
+    expect(await handle.executeUpdate(sendMessageUpdate, { args: ['more'], updateId: 'turn-y' })).toMatchObject({ turnId: 2, text: 'second answer' });
+    expect(await handle.query(messagesQuery)).toHaveLength(4);
+  });
+});
