@@ -123,7 +123,7 @@ async function callTool(deps: CallToolDeps, input: ToolCallInput, context: Conte
           true,
         );
       }
-      context.log.warn(`MCP server "${input.server}" was not reachable (${messageOf(err)}); reconnecting and sending the call again`);
+      context.log.warn(deps.connections.redact(`MCP server "${input.server}" was not reachable (${messageOf(err)}); reconnecting and sending the call again`));
       try {
         result = await send();
       } catch (again) {

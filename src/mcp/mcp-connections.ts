@@ -7,7 +7,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { HostError } from '../errors/host-error';
+import { redactSecrets } from '../errors/redact-secrets';
 import type { McpServerConfig } from './config';
+import { serverSecrets } from './config/server-secrets';
 import { isTransportFailure } from './is-transport-failure';
 import { openClient, type Log, type OpenedConnection } from './open-transport';
 import { isChildAlive } from './wait-for-child-exit';
@@ -38,24 +40,44 @@ export class McpConnections {
   /** Servers that have had a connection before: reopening one may find a different tool list. */
   private readonly openedBefore = new Set<string>();
   private readonly idleTimer: NodeJS.Timeout | undefined;
+  /** Every server's secret values (`serverSecrets`): no log line carries one. */
+  private readonly secrets: readonly string[];
   private closed = false;
   private generation = 0;
+  /**
+   * Where the MCP layer's lines go (server stderr, transport errors, connection events, catalogue
+   * warnings), prefixed `[mcp:<name>]`, each one redacted first (see {@link redact}).
+   */
+  readonly log: Log;
 
   /**
    * @param servers The configured servers (secrets stay in here, in the worker).
-   * @param log Where server stderr lines and connection events go, prefixed `[mcp:<name>]`.
+   * @param log Where server stderr lines and connection events go, prefixed `[mcp:<name>]`, redacted.
    */
   constructor(
     servers: readonly McpServerConfig[],
-    readonly log: Log = (line) => process.stderr.write(`${line}\n`),
+    log: Log = (line) => process.stderr.write(`${line}\n`),
     options: McpConnectionsOptions = {},
   ) {
     this.servers = new Map(servers.map((server) => [server.name, server]));
+    this.secrets = [...new Set(servers.flatMap(serverSecrets))];
+    // Servers and their transports quote what they were given (a URL with its token, a header, an
+    // env value, an upstream's credentials): every line is redacted before it reaches the log.
+    this.log = (line, level) => log(this.redact(line), level);
     const idleMs = options.idleCloseMs ?? 0;
     if (idleMs > 0) {
       this.idleTimer = setInterval(() => this.closeIdle(idleMs), Math.max(50, Math.min(idleMs / 2, 60_000)));
       this.idleTimer.unref();
     }
+  }
+
+  /**
+   * `text` without any server's known secret (env and header values, URL credentials and query
+   * values) nor secret-looking text (URL credentials, credential query parameters, `Authorization`
+   * values, Bearer tokens: `redactSecrets`); for text about MCP servers bound for a log.
+   */
+  redact(text: string): string {
+    return redactSecrets(text, this.secrets);
   }
 
   /** The configured servers, in config order. */

@@ -17,7 +17,9 @@ export async function probeServers(connections: McpConnections, report: (probe: 
       try {
         probe = { name: server.name, tools: (await listServerTools(connections, server)).length };
       } catch (err) {
-        probe = { name: server.name, error: (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '' };
+        // Printed at start-up: the error may quote the server's URL, headers or environment.
+        const message = connections.redact(err instanceof Error ? err.message : String(err));
+        probe = { name: server.name, error: message.split('\n')[0] ?? '' };
       }
       report(probe);
       return probe;
