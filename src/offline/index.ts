@@ -14,6 +14,7 @@ export type {
   MessagesApiAnswer,
   MessagesApiResponder,
   RawAnswer,
+  StreamShape,
 } from './messages-api-answer';
 export type { ReceivedRequest } from './received-request';
 export { respondByRules, OFFLINE_PREFIX } from './rules-responder';

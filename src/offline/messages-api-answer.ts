@@ -24,7 +24,24 @@ export interface AnswerToolUseBlock {
 /** Any content block the real API can return; text and tool_use in their lenient forms. */
 export type AnswerContentBlock = AnswerTextBlock | AnswerToolUseBlock | Exclude<ContentBlock, TextBlock | ToolUseBlock>;
 
-/** Answer 200 with a full Message body built from this content. */
+/**
+ * How a `message` answer goes out when the request asked for `stream: true` (ignored otherwise):
+ * the pace of its events, and a failure after it began, as the real API's streams can fail.
+ */
+export interface StreamShape {
+  /** Wait this long before each event after the first (a long generation, a slow model). */
+  eventGapMs?: number;
+  /** Text and JSON deltas in pieces of this many characters (default 24). */
+  chunkChars?: number;
+  /** After this many events, an `error` event (default `overloaded_error`) ends the stream. */
+  errorAfter?: { events: number; errorType?: string; message?: string };
+  /** After this many events, nothing more: the connection stays open and silent (a stalled stream). */
+  stallAfterEvents?: number;
+  /** After this many events, the connection is closed mid-stream. */
+  dropAfterEvents?: number;
+}
+
+/** Answer 200 with a full Message body built from this content (streamed as events for `stream: true`). */
 export interface MessageAnswer {
   kind: 'message';
   content: AnswerContentBlock[];
@@ -35,6 +52,8 @@ export interface MessageAnswer {
   usage?: Partial<Usage>;
   /** Extra response headers (e.g. rate-limit headers). */
   headers?: Record<string, string>;
+  /** For a streaming request: pace and faults of the event stream. */
+  stream?: StreamShape;
 }
 
 /** Answer with an HTTP error and the real API's error body. */

@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { buildErrorBody } from './error-body';
 import { buildMessageBody } from './message-body';
-import type { MessageAnswer, MessagesApiAnswer, MessagesApiResponder } from './messages-api-answer';
+import { errorEvent, formatEvent, messageEvents, type StreamEvent } from './message-events';
+import type { MessageAnswer, MessagesApiAnswer, MessagesApiResponder, StreamShape } from './messages-api-answer';
 import { randomId } from './random-id';
 import type { ReceivedRequest } from './received-request';
 import { validateMessagesRequest } from './validate-request';
@@ -40,6 +42,8 @@ interface Reply {
   raw?: string;
   /** Close the socket instead of answering. */
   drop?: boolean;
+  /** A streamed answer (`stream: true`): server-sent events instead of `body`. */
+  events?: { list: StreamEvent[]; shape: StreamShape };
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -78,18 +82,17 @@ function errorReply(status: number, errorType: string | undefined, message: stri
   };
 }
 
-function messageReply(answer: MessageAnswer, model: string, requestBytes: number): Reply {
+function messageReply(answer: MessageAnswer, model: string, requestBytes: number, stream: boolean): Reply {
   const body = buildMessageBody(answer, model, requestBytes);
   const tools = body.content.flatMap((b) => (b.type === 'tool_use' ? [b.name] : []));
-  return {
-    status: 200,
-    headers: { 'request-id': randomId('req_'), ...answer.headers },
-    body,
-    summary: `200 stop_reason=${body.stop_reason}${tools.length > 0 ? ` tools=${tools.join(',')}` : ''}`,
-  };
+  const summary = `200 stop_reason=${body.stop_reason}${tools.length > 0 ? ` tools=${tools.join(',')}` : ''}`;
+  const headers = { 'request-id': randomId('req_'), ...answer.headers };
+  if (!stream) return { status: 200, headers, body, summary };
+  const shape = answer.stream ?? {};
+  return { status: 200, headers, body: undefined, summary: `${summary} (streamed)`, events: { list: messageEvents(body, shape.chunkChars), shape } };
 }
 
-function replyTo(answer: MessagesApiAnswer, model: string, requestBytes: number): Reply {
+function replyTo(answer: MessagesApiAnswer, model: string, requestBytes: number, stream: boolean): Reply {
   switch (answer.kind) {
     case 'error':
       return errorReply(answer.status, answer.errorType, answer.message, answer.headers);
@@ -104,7 +107,7 @@ function replyTo(answer: MessagesApiAnswer, model: string, requestBytes: number)
         summary: `${answer.status} raw body of ${Buffer.byteLength(answer.body, 'utf8')} bytes`,
       };
     case 'message':
-      return messageReply(answer, model, requestBytes);
+      return messageReply(answer, model, requestBytes, stream);
     default: {
       const unreachable: never = answer;
       throw new Error(`unknown answer ${JSON.stringify(unreachable)}`);
@@ -151,14 +154,46 @@ export async function startMessagesApiServer(options: MessagesApiServerOptions):
     if (invalid !== null) return errorReply(400, 'invalid_request_error', invalid);
 
     // Validation passed, so the body is an object with a string model.
-    const model = (parsed.value as { model: string }).model;
-    return replyTo(await respond(received, closing.signal), model, Buffer.byteLength(raw, 'utf8'));
+    const { model, stream } = parsed.value as { model: string; stream?: boolean };
+    return replyTo(await respond(received, closing.signal), model, Buffer.byteLength(raw, 'utf8'), stream === true);
+  }
+
+  /**
+   * Writes a streamed answer event by event, with the shape's gaps and faults; stops when the client
+   * goes away or the server closes.
+   */
+  async function sendEvents(res: ServerResponse, reply: Reply, events: NonNullable<Reply['events']>): Promise<void> {
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...reply.headers });
+    const { list, shape } = events;
+    const gone = (): boolean => res.destroyed || closing.signal.aborted;
+    for (const [i, event] of list.entries()) {
+      if (shape.dropAfterEvents !== undefined && i >= shape.dropAfterEvents) {
+        res.socket?.destroy();
+        return;
+      }
+      if (shape.stallAfterEvents !== undefined && i >= shape.stallAfterEvents) return; // open and silent until closed
+      if (shape.errorAfter !== undefined && i >= shape.errorAfter.events) {
+        const type = shape.errorAfter.errorType ?? 'overloaded_error';
+        res.end(formatEvent(errorEvent(type, shape.errorAfter.message ?? buildErrorBody(529, type, undefined, '').error.message)));
+        return;
+      }
+      if (i > 0 && (shape.eventGapMs ?? 0) > 0) {
+        await sleep(shape.eventGapMs, undefined, { signal: closing.signal }).catch(() => undefined);
+      }
+      if (gone()) return;
+      res.write(formatEvent(event));
+    }
+    res.end();
   }
 
   function send(res: ServerResponse, reply: Reply): void {
     if (res.destroyed) return;
     if (reply.drop) {
       res.socket?.destroy();
+      return;
+    }
+    if (reply.events) {
+      void sendEvents(res, reply, reply.events);
       return;
     }
     const json = reply.raw ?? JSON.stringify(reply.body);

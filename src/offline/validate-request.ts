@@ -213,9 +213,8 @@ function hasToolBlocks(messages: Json[]): boolean {
  */
 export function validateMessagesRequest(body: unknown): string | null {
   if (!isRecord(body)) return 'body: Input should be a JSON object';
-  if (body.stream === true) {
-    return 'stream: streaming is not supported by the fake Messages API; send the request without `stream: true`';
-  }
+  // `stream: true` is answered with server-sent events (src/offline/message-events.ts).
+  if (body.stream !== undefined && typeof body.stream !== 'boolean') return 'stream: Input should be a valid boolean';
   const { model, max_tokens: maxTokens, messages } = body;
   if (model === undefined) return 'model: Field required';
   if (typeof model !== 'string' || model === '') return 'model: Input should be a non-empty string';

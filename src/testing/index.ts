@@ -5,6 +5,7 @@
  */
 export { startFakeMessagesApi, type FakeMessagesApi, type FakeMessagesApiOptions } from './fake-messages-api';
 export type { RecordedRequest } from './recorded-request';
+export type { StreamShape as ScriptStreamShape } from '../offline';
 export type {
   ScriptStep,
   ScriptMessageStep,

@@ -46,7 +46,7 @@ describe('validateMessagesRequest', () => {
     ['an empty user array', request({ messages: [{ role: 'user', content: [] }] }), 'messages.0: all messages must have non-empty content'],
     ['a blank text block', request({ messages: [{ role: 'user', content: [{ type: 'text', text: '  ' }] }] }), 'non-whitespace text'],
     ['content of the wrong type', request({ messages: [{ role: 'user', content: 42 }] }), 'messages.0.content'],
-    ['a streaming request', request({ stream: true }), 'streaming is not supported by the fake'],
+    ['a stream flag that is not a boolean', request({ stream: 'yes' }), 'stream: Input should be a valid boolean'],
     ['a system of the wrong type', request({ system: 42 }), 'system:'],
     ['a system block that is not text', request({ system: [{ type: 'image' }] }), 'system.0'],
     ['a bad tool name', request({ tools: [{ ...tool, name: 'get weather' }] }), "tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'"],

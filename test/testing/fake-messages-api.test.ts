@@ -146,12 +146,70 @@ describe('fake Messages API, scripted mode', () => {
     expect(served.content).toEqual([{ type: 'text', text: 'never served' }]);
   });
 
-  it('refuses streaming with a clear 400', async () => {
+  it('streams a scripted message as server-sent events that the SDK accumulates into the same message', async () => {
+    const content = [
+      { type: 'text' as const, text: '让我查一下北京的天气，马上告诉你结果。' },
+      { type: 'tool_use' as const, id: 'toolu_stream1', name: 'get_weather', input: { city: '北京', days: [1, 2] } },
+    ];
+    fake.enqueue({ kind: 'message', content, stop_reason: 'tool_use', usage: { output_tokens: 33 }, stream: { chunkChars: 5 } });
+    const before = fake.requests.length;
+    const stream = client.messages.stream({ model: MODEL, max_tokens: 64, tools: [weatherTool], messages: [{ role: 'user', content: '北京天气？' }] });
+    const deltas: string[] = [];
+    const events: string[] = [];
+    stream.on('text', (delta) => deltas.push(delta));
+    stream.on('streamEvent', (event) => events.push(event.type === 'content_block_delta' ? `${event.type}:${event.delta.type}` : event.type));
+    const message = await stream.finalMessage();
+    expect(fake.requests[before]?.body).toMatchObject({ stream: true });
+    expect(message).toMatchObject({ role: 'assistant', model: MODEL, stop_reason: 'tool_use', stop_sequence: null, content });
+    expect(message.usage).toMatchObject({ output_tokens: 33, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
+    expect(message.usage.input_tokens).toBeGreaterThan(0);
+    expect(deltas.join('')).toBe(content[0]?.text);
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(events[0]).toBe('message_start');
+    expect(events).toContain('content_block_delta:input_json_delta');
+    expect(events.slice(-2)).toEqual(['message_delta', 'message_stop']);
+    expect(events.filter((e) => e === 'content_block_start')).toHaveLength(2);
+    expect(events.filter((e) => e === 'content_block_stop')).toHaveLength(2);
+  });
+
+  it('a streamed answer paces its events (eventGapMs)', async () => {
+    fake.enqueue({ kind: 'message', content: [{ type: 'text', text: 'abcdefghij' }], stop_reason: 'end_turn', stream: { chunkChars: 2, eventGapMs: 40 } });
+    const started = Date.now();
+    const times: number[] = [];
+    const stream = client.messages.stream({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] });
+    stream.on('text', () => times.push(Date.now() - started));
+    await stream.finalMessage();
+    expect(times).toHaveLength(5);
+    expect((times.at(-1) ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(4 * 35);
+  });
+
+  it('a stream that fails after it began ends with the API error event, which the SDK throws', async () => {
+    fake.enqueue({ kind: 'message', content: [{ type: 'text', text: 'half an answer' }], stop_reason: 'end_turn', stream: { errorAfter: { events: 3 } } });
+    const error = (await caught(client.messages.stream({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }).finalMessage())) as APIError;
+    expect(error).toBeInstanceOf(APIError);
+    expect(error.status).toBeUndefined();
+    expect(error.type).toBe('overloaded_error');
+    expect(error.message).toContain('Overloaded');
+  });
+
+  it('a stream dropped mid-way fails the SDK call', async () => {
+    fake.enqueue({ kind: 'message', content: [{ type: 'text', text: 'half an answer' }], stop_reason: 'end_turn', stream: { dropAfterEvents: 3 } });
+    const error = await caught(client.messages.stream({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }).finalMessage());
+    expect(error).toBeInstanceOf(Error);
+  });
+
+  it('an HTTP error answers a streaming request before any event, like the real API', async () => {
+    fake.enqueue({ kind: 'error', status: 529 });
+    const error = (await caught(client.messages.stream({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }).finalMessage())) as APIError;
+    expect(error).toBeInstanceOf(OverloadedError);
+  });
+
+  it('validates a streaming request like any other', async () => {
     const error = (await caught(
-      client.messages.create({ model: MODEL, max_tokens: 16, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+      client.messages.stream({ model: MODEL, max_tokens: 16, messages: [{ role: 'assistant', content: 'hi' }] }).finalMessage(),
     )) as APIError;
     expect(error.status).toBe(400);
-    expect(error.apiMessage).toContain('streaming is not supported by the fake');
+    expect(error.apiMessage).toContain('first message must use the "user" role');
   });
 
   it('answers 500 loudly when the script ran out', async () => {
