@@ -36,11 +36,12 @@ describe('a user turn runs once', () => {
     w.fake.enqueue(ok('first answer'));
     // A few events after one turn: the run continues as new as soon as the turn is done.
     const handle = await startConversation(w, { continueAsNewAfterEvents: 10 }, 'once');
+    const firstRun = (await handle.describe()).runId;
     const first = await handle.executeUpdate(sendMessageUpdate, { args: ['hello'], updateId: 'turn-x' });
     expect(first).toMatchObject({ turnId: 1, status: 'completed', text: 'first answer' });
     const messages = await handle.query(messagesQuery);
 
-    await nextRun(handle, handle.firstExecutionRunId);
+    await nextRun(handle, firstRun);
     // The next answer is for the next turn; a repeated turn would take it (and fail fast here).
     w.fake.enqueue(ok('second answer'));
     // The same update again, as a client retrying it would send it: same id, same text.
