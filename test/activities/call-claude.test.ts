@@ -8,6 +8,7 @@ import { createClaudeClient } from '../../src/claude/create-claude-client';
 import type { MessageParam, Tool } from '../../src/conversation/types';
 import { validateMessagesRequest } from '../../src/offline';
 import { startFakeMessagesApi, type FakeMessagesApi } from '../../src/testing';
+import type { MockActivityEnvironment } from '@temporalio/testing';
 import { failureOf, quietActivityEnvironment } from '../fixtures/mock-activities';
 import { SEED_TRANSCRIPT } from '../support/seed-transcript';
 
@@ -16,6 +17,8 @@ const WEATHER: Tool = {
   description: 'Weather of a city',
   input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
 };
+
+const ANSWER = '北京今天晴，气温二十五度，适合出门散步。';
 
 const INPUT: ClaudeCallInput = {
   transcript: { workflowId: 'conversation-test', runId: 'run', messageCount: 0, digest: '' },
@@ -36,17 +39,30 @@ describe('callClaude', () => {
     await fake.close();
   });
 
+  /** What a test may add to the activity's dependencies: time limits, the text-delta hook. */
+  interface Extras {
+    limits?: { stallTimeoutMs?: number; totalTimeoutMs?: number };
+    onTextDelta?: (delta: { workflowId: string; activityId: string; attempt: number; text: string }) => void;
+  }
+
   /** One activity attempt over `messages` and the catalogue's `tools`, as if read from the workflow. */
-  function call(messages: readonly MessageParam[], tools: readonly Tool[] = [WEATHER]): Promise<ClaudeReply> {
-    const activity = createCallClaude({
+  function call(
+    messages: readonly MessageParam[],
+    tools: readonly Tool[] = [WEATHER],
+    extras: Extras = {},
+    input: ClaudeCallInput = INPUT,
+    env: MockActivityEnvironment = quietActivityEnvironment(),
+  ): Promise<ClaudeReply> {
+    const deps = {
       claude: createClaudeClient({ apiKey: 'sk-ant-test', baseURL: fake.url }),
       transcripts: {
         messages: () => Promise.resolve([...messages]),
         tools: () => Promise.resolve([...tools]),
         summary: () => Promise.resolve(undefined),
       },
-    });
-    return quietActivityEnvironment().run(activity, INPUT);
+      ...extras,
+    };
+    return env.run(createCallClaude(deps), input);
   }
 
   test('sends a valid transcript with its tools and returns the reply in request form', async () => {
@@ -92,5 +108,106 @@ describe('callClaude', () => {
     expect(failure).toMatchObject({ type: 'host.invalid_transcript', nonRetryable: true });
     expect(failure.message).toMatch(expected);
     expect(fake.requests.length).toBe(before);
+  });
+
+  describe('streaming (issue 13 item 10)', () => {
+
+    test('the request is streamed; the reply is the same ClaudeReply; text deltas reach the hook, never the result', async () => {
+      fake.enqueue({ kind: 'message', content: [{ type: 'text', text: ANSWER }], stop_reason: 'end_turn', usage: { output_tokens: 9 }, stream: { chunkChars: 4 } });
+      const before = fake.requests.length;
+      const deltas: Array<{ workflowId: string; text: string }> = [];
+      const reply = await call(SEED_TRANSCRIPT, [WEATHER], { onTextDelta: (d) => deltas.push(d) });
+      expect(fake.requests[before]?.body).toMatchObject({ stream: true, model: INPUT.model, tools: [WEATHER], messages: SEED_TRANSCRIPT });
+      expect(reply).toEqual({
+        id: expect.stringMatching(/^msg_/),
+        model: INPUT.model,
+        content: [{ type: 'text', text: ANSWER }],
+        stopReason: 'end_turn',
+        stopSequence: null,
+        usage: { input_tokens: expect.any(Number), output_tokens: 9, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      });
+      expect(deltas.map((d) => d.text).join('')).toBe(ANSWER);
+      expect(deltas.length).toBeGreaterThan(1);
+      expect(deltas[0]?.workflowId).toBe(INPUT.transcript.workflowId);
+    });
+
+    test('a tool_use streamed as input_json_delta comes back whole', async () => {
+      const input = { city: '上海', units: 'metric', days: [1, 2, 3] };
+      fake.enqueue({ kind: 'message', content: [{ type: 'tool_use', id: 'toolu_s1', name: 'get_weather', input }], stop_reason: 'tool_use', stream: { chunkChars: 3 } });
+      const reply = await call(SEED_TRANSCRIPT);
+      expect(reply.content).toEqual([{ type: 'tool_use', id: 'toolu_s1', name: 'get_weather', input }]);
+      expect(reply.stopReason).toBe('tool_use');
+    });
+
+    test('a max_tokens the SDK refuses without streaming (128,000) is sent, streamed', async () => {
+      fake.enqueue({ kind: 'message', content: [{ type: 'text', text: 'long' }], stop_reason: 'end_turn' });
+      const before = fake.requests.length;
+      const reply = await call(SEED_TRANSCRIPT, [WEATHER], {}, { ...INPUT, maxTokens: 128_000 });
+      expect(reply.content).toEqual([{ type: 'text', text: 'long' }]);
+      expect(fake.requests[before]?.body).toMatchObject({ stream: true, max_tokens: 128_000 });
+    });
+
+    test('a long generation keeps heartbeating while its events arrive', async () => {
+      fake.enqueue({ kind: 'message', content: [{ type: 'text', text: 'x'.repeat(40) }], stop_reason: 'end_turn', stream: { chunkChars: 1, eventGapMs: 60 } });
+      const env = quietActivityEnvironment();
+      let beats = 0;
+      env.on('heartbeat', () => beats++);
+      const started = Date.now();
+      await call(SEED_TRANSCRIPT, [WEATHER], {}, INPUT, env);
+      const seconds = (Date.now() - started) / 1000;
+      expect(seconds).toBeGreaterThan(2);
+      expect(beats).toBeGreaterThanOrEqual(Math.floor(seconds));
+    });
+
+    test('an overloaded_error after the stream began is retryable (claude.overloaded_error)', async () => {
+      fake.enqueue({ kind: 'message', content: [{ type: 'text', text: ANSWER }], stop_reason: 'end_turn', stream: { errorAfter: { events: 4 } } });
+      const failure = await failureOf(call(SEED_TRANSCRIPT));
+      expect(failure).toMatchObject({ type: 'claude.overloaded_error', nonRetryable: false });
+    });
+
+    test('an invalid_request_error after the stream began is not retried', async () => {
+      fake.enqueue({ kind: 'message', content: [{ type: 'text', text: ANSWER }], stop_reason: 'end_turn', stream: { errorAfter: { events: 2, errorType: 'invalid_request_error', message: 'bad' } } });
+      const failure = await failureOf(call(SEED_TRANSCRIPT));
+      expect(failure).toMatchObject({ type: 'claude.invalid_request_error', nonRetryable: true });
+    });
+
+    test('a stream dropped mid-way is a retryable connection error', async () => {
+      fake.enqueue({ kind: 'message', content: [{ type: 'text', text: ANSWER }], stop_reason: 'end_turn', stream: { dropAfterEvents: 4 } });
+      const failure = await failureOf(call(SEED_TRANSCRIPT));
+      expect(failure).toMatchObject({ type: 'claude.connection_error', nonRetryable: false });
+    });
+  });
+
+  describe('time limits (issue 9)', () => {
+    test('an answer that never comes is cut at the configured stall limit, heartbeating while it waits, and retried (claude.stalled)', async () => {
+      fake.enqueue({ kind: 'message', content: [{ type: 'text', text: 'never' }], stop_reason: 'end_turn', delayMs: 60_000 });
+      const env = quietActivityEnvironment();
+      let beats = 0;
+      env.on('heartbeat', () => beats++);
+      const started = Date.now();
+      const failure = await failureOf(call(SEED_TRANSCRIPT, [WEATHER], { limits: { stallTimeoutMs: 1500 } }, INPUT, env));
+      const elapsed = Date.now() - started;
+      expect(failure).toMatchObject({ type: 'claude.stalled', nonRetryable: false });
+      expect(failure.message).toMatch(/no answer .*1\.5 s/);
+      expect(elapsed).toBeGreaterThanOrEqual(1400);
+      expect(elapsed).toBeLessThan(5000);
+      expect(beats).toBeGreaterThanOrEqual(1);
+    });
+
+    test('a stream that goes silent after it began is cut at the stall limit too', async () => {
+      fake.enqueue({ kind: 'message', content: [{ type: 'text', text: ANSWER }], stop_reason: 'end_turn', stream: { stallAfterEvents: 4 } });
+      const started = Date.now();
+      const failure = await failureOf(call(SEED_TRANSCRIPT, [WEATHER], { limits: { stallTimeoutMs: 800 } }));
+      expect(failure).toMatchObject({ type: 'claude.stalled', nonRetryable: false });
+      expect(Date.now() - started).toBeLessThan(4000);
+    });
+
+    test('a generation still running at the total limit is cut and not retried (a retry would pay for it again)', async () => {
+      fake.enqueue({ kind: 'message', content: [{ type: 'text', text: 'y'.repeat(100) }], stop_reason: 'end_turn', stream: { chunkChars: 1, eventGapMs: 50 } });
+      const started = Date.now();
+      const failure = await failureOf(call(SEED_TRANSCRIPT, [WEATHER], { limits: { stallTimeoutMs: 1000, totalTimeoutMs: 1200 } }));
+      expect(failure).toMatchObject({ type: 'claude.timeout', nonRetryable: true });
+      expect(Date.now() - started).toBeLessThan(4000);
+    });
   });
 });
