@@ -8,7 +8,7 @@
  */
 export { createHostWorker, type ClaudeEndpoint, type HostWorker, type HostWorkerOptions } from './worker/create-host-worker';
 export { ConversationClient, type ConversationClientOptions, type StartOptions } from './client/conversation-client';
-export type { ConversationListing } from './client/commands';
+export type { ConversationListing, MessageIdentity } from './client/commands';
 export type { ConversationOptionsInput } from './client/conversation-options';
 export { loadMcpConfig, parseMcpConfig, McpConfigError, type McpServerConfig, type ToolFilter } from './mcp/config';
 export { dataConverter } from './temporal/data-converter';

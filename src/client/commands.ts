@@ -2,7 +2,7 @@
  * The CLI's verbs as library functions: each takes a connected client and returns data.
  */
 import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { ConversationStatus, ConversationSummary, MessageParam, TurnResult } from '../conversation/types';
 import { conversationWorkflow } from '../workflows';
 import { endSignal, messagesQuery, sendMessageUpdate, statusQuery, userMessageSignal } from '../workflows/definitions';
@@ -13,6 +13,16 @@ import { userMessageProblem } from '../conversation/user-message-problem';
 function checkUserMessage(message: string): void {
   const problem = userMessageProblem(message);
   if (problem !== undefined) throw new Error(problem);
+}
+
+/**
+ * A user turn's identity. The conversation takes each message id once: a send repeated with the
+ * same id (the SDK's own retries always reuse it; a caller may pass its own to retry across
+ * processes) gets the same turn's answer, even after the conversation continued as new.
+ */
+export interface MessageIdentity {
+  /** Default: a new random id per call. */
+  messageId?: string;
 }
 
 /** Where conversations run. */
@@ -42,9 +52,10 @@ async function existing(client: Client, id: string): Promise<WorkflowHandle<type
 export async function startConversation(
   target: Target,
   message: string,
-  options: { id?: string; wait?: boolean; conversation: ConversationOptionsInput; defaultModel: string },
+  options: { id?: string; wait?: boolean; conversation: ConversationOptionsInput; defaultModel: string } & MessageIdentity,
 ): Promise<{ id: string; result?: TurnResult }> {
   checkUserMessage(message);
+  const messageId = options.messageId ?? randomUUID();
   const id = options.id ?? newConversationId();
   const workflowOptions = {
     taskQueue: target.taskQueue,
@@ -60,6 +71,7 @@ export async function startConversation(
     if (options.wait) {
       const result = await target.client.workflow.executeUpdateWithStart(sendMessageUpdate, {
         args: [message],
+        updateId: messageId,
         startWorkflowOperation: new WithStartWorkflowOperation(conversationWorkflow, {
           ...workflowOptions,
           args: [...workflowOptions.args],
@@ -69,7 +81,7 @@ export async function startConversation(
       return { id, result };
     }
     const handle = await target.client.workflow.start(conversationWorkflow, { ...workflowOptions, args: [...workflowOptions.args] });
-    await handle.signal(userMessageSignal, message);
+    await handle.signal(userMessageSignal, message, { messageId });
     return { id };
   } catch (err) {
     if (err instanceof Error && /already (started|exists)/i.test(err.message)) {
@@ -80,16 +92,16 @@ export async function startConversation(
 }
 
 /** Sends a user turn and waits for its answer (an update). */
-export async function sendMessage(client: Client, id: string, message: string): Promise<TurnResult> {
+export async function sendMessage(client: Client, id: string, message: string, options: MessageIdentity = {}): Promise<TurnResult> {
   checkUserMessage(message);
   const handle = await existing(client, id);
-  return handle.executeUpdate(sendMessageUpdate, { args: [message] });
+  return handle.executeUpdate(sendMessageUpdate, { args: [message], updateId: options.messageId ?? randomUUID() });
 }
 
 /** Sends a user turn without waiting for it (a signal); turns queue and run in order. */
-export async function postMessage(client: Client, id: string, message: string): Promise<void> {
+export async function postMessage(client: Client, id: string, message: string, options: MessageIdentity = {}): Promise<void> {
   checkUserMessage(message);
-  await (await existing(client, id)).signal(userMessageSignal, message);
+  await (await existing(client, id)).signal(userMessageSignal, message, { messageId: options.messageId ?? randomUUID() });
 }
 
 /** A conversation as the server's visibility store lists it. */

@@ -14,6 +14,7 @@ import {
   startConversation,
   status,
   type ConversationListing,
+  type MessageIdentity,
 } from './commands';
 import { connectClient } from './connect';
 import type { ConversationOptionsInput } from './conversation-options';
@@ -27,7 +28,7 @@ export interface ConversationClientOptions {
 }
 
 /** How a conversation starts. */
-export interface StartOptions extends ConversationOptionsInput {
+export interface StartOptions extends ConversationOptionsInput, MessageIdentity {
   /** The conversation id (the workflow id); default: a new readable one. */
   id?: string;
   /** Wait for the first turn's answer (an update-with-start) instead of returning at once. */
@@ -65,23 +66,27 @@ export class ConversationClient {
 
   /** Starts a conversation with its first message; with `wait`, returns that turn's result too. */
   async start(message: string, options: StartOptions = {}): Promise<{ id: string; result?: TurnResult }> {
-    const { id, wait, ...conversation } = options;
+    const { id, wait, messageId, ...conversation } = options;
     return startConversation({ client: this.client, taskQueue: this.taskQueue }, message, {
       ...(id !== undefined ? { id } : {}),
+      ...(messageId !== undefined ? { messageId } : {}),
       wait: wait === true,
       conversation,
       defaultModel: this.defaultModel,
     });
   }
 
-  /** Sends a user turn and waits for its answer (an update). */
-  send(id: string, message: string): Promise<TurnResult> {
-    return sendMessage(this.client, id, message);
+  /**
+   * Sends a user turn and waits for its answer (an update). The turn runs once per message id: to
+   * retry a send whose outcome is unknown, pass the same `messageId` (default: a new one per call).
+   */
+  send(id: string, message: string, options: MessageIdentity = {}): Promise<TurnResult> {
+    return sendMessage(this.client, id, message, options);
   }
 
-  /** Sends a user turn without waiting (a signal); it runs after the turns before it. */
-  post(id: string, message: string): Promise<void> {
-    return postMessage(this.client, id, message);
+  /** Sends a user turn without waiting (a signal); it runs after the turns before it. Once per `messageId`. */
+  post(id: string, message: string, options: MessageIdentity = {}): Promise<void> {
+    return postMessage(this.client, id, message, options);
   }
 
   /** The `messages` array exactly as sent to Claude. */

@@ -5,6 +5,7 @@
 import { DEFAULT_CONTEXT_STRATEGY, type ContextStrategy } from '../context/context-strategy';
 import type { ContextSummary } from '../context/context-summary';
 import type { ReplyUsage } from '../claude/reply-usage';
+import { rememberResult, type AcceptedTurn } from './accepted-turns';
 import { formatContextStrategy } from '../context/strategy-spec';
 import { contextWindowOf } from '../models/context-windows';
 import { estimateCost } from './cost';
@@ -35,6 +36,8 @@ export interface ConversationState {
   turnsCompleted: number;
   /** Results not yet collected by the update that asked for them. */
   undelivered: TurnResult[];
+  /** The turns taken under their sender's id (update or signal): a repeat is not a new turn. */
+  accepted: AcceptedTurn[];
   lastTurn: TurnResult | null;
   modelCalls: number;
   toolCalls: number;
@@ -68,6 +71,7 @@ export function newConversationState(options: ConversationOptions): Conversation
     currentTurn: null,
     turnsCompleted: 0,
     undelivered: [],
+    accepted: [],
     lastTurn: null,
     modelCalls: 0,
     toolCalls: 0,
@@ -80,6 +84,14 @@ export function newConversationState(options: ConversationOptions): Conversation
     contextSummary: null,
     lastPromptTokens: 0,
   };
+}
+
+/** A state carried by continue-as-new, possibly from a run before a field existed. */
+export type CarriedState = Omit<ConversationState, 'accepted'> & Partial<Pick<ConversationState, 'accepted'>>;
+
+/** The state a run continues with, filling what runs before it did not carry. */
+export function continuedState(carried: CarriedState): ConversationState {
+  return { ...carried, accepted: carried.accepted ?? [] };
 }
 
 /** Queues a user turn and returns its id. */
@@ -138,7 +150,10 @@ export function recordTurn(state: ConversationState, turn: PendingTurn, result: 
   state.turnsCompleted += 1;
   state.currentTurn = null;
   state.lastTurn = result;
-  if (turn.awaited) state.undelivered.push(result);
+  if (turn.awaited) {
+    state.undelivered.push(result);
+    rememberResult(state, result);
+  }
 }
 
 /** The status query's answer. */

@@ -3,12 +3,23 @@
  * an update, and runs each turn's tool loop (see run-turn.ts). Handlers only change state or
  * enqueue; the main loop does the work (house rule 2).
  */
-import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  continueAsNew,
+  currentUpdateInfo,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { acceptedTurn, rememberTurn, repeatProblem, signalKey, updateKey } from '../conversation/accepted-turns';
+import {
+  continuedState,
   enqueueTurn,
   newConversationState,
   recordTurn,
   statusOf,
+  type CarriedState,
   type ConversationState,
 } from '../conversation/conversation-state';
 import type { ConversationOptions, ConversationSummary, TurnResult } from '../conversation/types';
@@ -29,7 +40,7 @@ import { userMessageProblem } from '../conversation/user-message-problem';
 export interface ConversationInput {
   options: ConversationOptions;
   /** The state of the previous run, when this run continues a conversation as new. */
-  carried?: ConversationState;
+  carried?: CarriedState;
 }
 
 /** Whether this run's history is long enough to hand the conversation to a new run. */
@@ -45,9 +56,13 @@ function installHandlers(state: ConversationState, ended: () => boolean): void {
   setHandler(toolsQuery, () => ({ digest: state.catalog?.digest ?? '', tools: state.catalog?.tools ?? [] }));
   setHandler(statusQuery, () => statusOf(state, ended()));
   setHandler(contextSummaryQuery, () => state.contextSummary);
-  setHandler(userMessageSignal, (text) => {
+  setHandler(userMessageSignal, (text, meta) => {
     if (text.trim() === '' || state.endRequested) return;
-    enqueueTurn(state, text, false);
+    // A message id this conversation already took (a signal repeated across continue-as-new).
+    const key = meta?.messageId !== undefined ? signalKey(meta.messageId) : undefined;
+    if (key !== undefined && acceptedTurn(state, key)) return;
+    const turnId = enqueueTurn(state, text, false);
+    if (key !== undefined) rememberTurn(state, key, turnId);
   });
   setHandler(endSignal, () => {
     state.endRequested = true;
@@ -55,7 +70,17 @@ function installHandlers(state: ConversationState, ended: () => boolean): void {
   setHandler(
     sendMessageUpdate,
     async (text): Promise<TurnResult> => {
+      // Every update has an id (the client's, or one the server gave it). The same id again is the
+      // same turn: Temporal only deduplicates within a run, so a retry can reach a later run.
+      const key = updateKey(currentUpdateInfo()?.id ?? '');
+      const repeated = acceptedTurn(state, key);
+      if (repeated) {
+        await condition(() => repeated.result !== undefined || repeated.resultDropped === true);
+        if (repeated.result) return repeated.result;
+        throw ApplicationFailure.nonRetryable(repeatProblem(state, key) ?? 'the repeated turn has no result', 'host.repeated_turn');
+      }
       const turnId = enqueueTurn(state, text, true);
+      rememberTurn(state, key, turnId);
       await condition(() => state.undelivered.some((r) => r.turnId === turnId));
       const index = state.undelivered.findIndex((r) => r.turnId === turnId);
       const [delivered] = state.undelivered.splice(index, 1);
@@ -64,6 +89,13 @@ function installHandlers(state: ConversationState, ended: () => boolean): void {
     },
     {
       validator: (text) => {
+        const key = updateKey(currentUpdateInfo()?.id ?? '');
+        if (acceptedTurn(state, key)) {
+          // A repeat: answered with its turn's result (even after the end), or refused if that is gone.
+          const gone = repeatProblem(state, key);
+          if (gone !== undefined) throw new Error(gone);
+          return;
+        }
         const problem = userMessageProblem(text);
         if (problem !== undefined) throw new Error(problem);
         if (state.endRequested) throw new Error('the conversation has ended');
@@ -74,7 +106,7 @@ function installHandlers(state: ConversationState, ended: () => boolean): void {
 
 /** A conversation with Claude over MCP tools, durable across worker crashes and restarts. */
 export async function conversationWorkflow(input: ConversationInput): Promise<ConversationSummary> {
-  const state = input.carried ?? newConversationState(input.options);
+  const state = input.carried ? continuedState(input.carried) : newConversationState(input.options);
   let ended = false;
   installHandlers(state, () => ended);
 

@@ -6,10 +6,23 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ContextSummary } from '../context/context-summary';
 import type { ConversationStatus, MessageParam, Tool, TurnResult } from '../conversation/types';
 
-/** A new user turn; queued while another turn runs, processed in order. */
-export const userMessageSignal = defineSignal<[text: string]>('userMessage');
+/** What a sender may add to a user turn sent by signal. */
+export interface UserMessageMeta {
+  /**
+   * The sender's id for this message: the conversation takes a message id once, so a signal
+   * repeated after the conversation continued as new is not a second turn (the clients set one).
+   */
+  messageId?: string;
+}
 
-/** A new user turn that returns that turn's answer when it is done. Empty text is refused. */
+/** A new user turn; queued while another turn runs, processed in order. */
+export const userMessageSignal = defineSignal<[text: string, meta?: UserMessageMeta]>('userMessage');
+
+/**
+ * A new user turn that returns that turn's answer when it is done. Empty text is refused. The
+ * update's id is the turn's identity: the same id again (a client's retry, even one that reaches
+ * the conversation after it continued as new) gets the same turn's result, not a new turn.
+ */
 export const sendMessageUpdate = defineUpdate<TurnResult, [text: string]>('sendMessage');
 
 /** Ends the conversation once the pending turns are done; the workflow completes with a summary. */

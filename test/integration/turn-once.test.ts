@@ -5,7 +5,8 @@
  * the update ids it accepted across continue-as-new and answers a repeat with the turn's result.
  */
 import type { ScriptStep } from '../../src/testing';
-import { messagesQuery, sendMessageUpdate, statusQuery } from '../../src/workflows/definitions';
+import { ConversationClient } from '../../src/client/conversation-client';
+import { messagesQuery, sendMessageUpdate, statusQuery, userMessageSignal } from '../../src/workflows/definitions';
 import { startConversation, waitFor, type ConversationHandle } from '../support/loop-helpers';
 import { startTestWorker, type TestWorker } from '../support/test-worker';
 
@@ -54,5 +55,38 @@ describe('a user turn runs once', () => {
     // The conversation goes on: a new id is a new turn.
     expect(await handle.executeUpdate(sendMessageUpdate, { args: ['more'], updateId: 'turn-y' })).toMatchObject({ turnId: 2, text: 'second answer' });
     expect(await handle.query(messagesQuery)).toHaveLength(4);
+  });
+
+  test('a signal\'s message id seen by the previous run is not a second turn', async () => {
+    const from = w.fake.requests.length;
+    w.fake.enqueue(ok('first answer'));
+    const handle = await startConversation(w, { continueAsNewAfterEvents: 10 }, 'once');
+    const firstRun = (await handle.describe()).runId;
+    await handle.signal(userMessageSignal, 'hello', { messageId: 'm-1' });
+    await waitFor('the first turn', async () => ((await handle.query(statusQuery)).turnsCompleted === 1 ? true : undefined));
+    await nextRun(handle, firstRun);
+    w.fake.enqueue(ok('second answer'));
+    await handle.signal(userMessageSignal, 'hello', { messageId: 'm-1' });
+    // The update after it runs after anything the signal queued: it is turn 2 only if the repeat was dropped.
+    expect(await handle.executeUpdate(sendMessageUpdate, { args: ['more'] })).toMatchObject({ turnId: 2, text: 'second answer' });
+    expect((await handle.query(messagesQuery)).map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(w.fake.requests.length - from).toBe(2);
+  });
+
+  test('ConversationClient: send and post with the same messageId are one turn each', async () => {
+    const conversations = new ConversationClient(w.client, { taskQueue: w.taskQueue });
+    w.fake.enqueue(ok('one'), ok('two'));
+    const { id, result } = await conversations.start('first', { wait: true, messageId: 'start-1', continueAsNewAfterEvents: 10, promptCache: { enabled: false } });
+    expect(result).toMatchObject({ turnId: 1, text: 'one' });
+    const second = await conversations.send(id, 'second', { messageId: 'send-2' });
+    expect(second).toMatchObject({ turnId: 2, text: 'two' });
+    expect(await conversations.send(id, 'second', { messageId: 'send-2' })).toEqual(second);
+    await conversations.post(id, 'second', { messageId: 'send-2' }); // another namespace: a signal id
+    w.fake.enqueue(ok('three'));
+    await waitFor('the posted turn', async () => ((await conversations.status(id)).turnsCompleted === 3 ? true : undefined));
+    await conversations.post(id, 'again', { messageId: 'send-2' });
+    w.fake.enqueue(ok('four'));
+    expect(await conversations.send(id, 'last')).toMatchObject({ turnId: 4, text: 'four' });
+    expect(await conversations.history(id)).toHaveLength(8);
   });
 });
