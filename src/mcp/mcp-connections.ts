@@ -5,13 +5,13 @@
  * idle may be closed (`idleCloseMs`); `closeAll` resolves only when no server process is left.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { HostError } from '../errors/host-error';
 import { redactSecrets } from '../errors/redact-secrets';
 import type { McpServerConfig } from './config';
 import { serverSecrets } from './config/server-secrets';
 import { isTransportFailure } from './is-transport-failure';
-import { openClient, type Log, type OpenedConnection } from './open-transport';
+import { connectTimeoutMs, openClient, type Log, type OpenedConnection } from './open-transport';
 import { isChildAlive } from './wait-for-child-exit';
 
 /** Options of the pool. */
@@ -21,6 +21,34 @@ export interface McpConnectionsOptions {
    * 0: connections stay open until the worker stops (servers may keep state per connection).
    */
   idleCloseMs?: number;
+  /**
+   * After a server fails to connect, listing its tools skips it for this long (ms), doubling with
+   * each failure in a row up to {@link MAX_CONNECT_BACKOFF_MS}: the turns right after do not wait
+   * for it again. Default {@link DEFAULT_CONNECT_BACKOFF_MS}.
+   */
+  connectBackoffMs?: number;
+}
+
+/** The first back-off after a failed connect. */
+export const DEFAULT_CONNECT_BACKOFF_MS = 5000;
+/** The longest back-off after failed connects. */
+export const MAX_CONNECT_BACKOFF_MS = 60_000;
+
+/** Options of one use of a server's connection. */
+export interface UseOptions {
+  /**
+   * While the server backs off after a failed connect, fail at once (`mcp.connect_failed`) instead
+   * of connecting: for listing, which must not hold up a turn. A tool call leaves it unset: the
+   * model asked for that server, so it tries (bounded by the server's timeout).
+   */
+  failFastWhenDown?: boolean;
+}
+
+/** A server's failed connects in a row, and until when listing skips it. */
+interface ConnectFailures {
+  count: number;
+  until: number;
+  message: string;
 }
 
 /** One server's connection as the pool tracks it. */
@@ -42,6 +70,8 @@ export class McpConnections {
   private readonly idleTimer: NodeJS.Timeout | undefined;
   /** Every server's secret values (`serverSecrets`): no log line carries one. */
   private readonly secrets: readonly string[];
+  private readonly connectBackoffMs: number;
+  private readonly connectFailures = new Map<string, ConnectFailures>();
   private closed = false;
   private generation = 0;
   /**
@@ -60,6 +90,7 @@ export class McpConnections {
     options: McpConnectionsOptions = {},
   ) {
     this.servers = new Map(servers.map((server) => [server.name, server]));
+    this.connectBackoffMs = options.connectBackoffMs ?? DEFAULT_CONNECT_BACKOFF_MS;
     this.secrets = [...new Set(servers.flatMap(serverSecrets))];
     // Servers and their transports quote what they were given (a URL with its token, a header, an
     // env value, an upstream's credentials): every line is redacted before it reaches the log.
@@ -101,7 +132,8 @@ export class McpConnections {
    * Runs `body` with the server's client, counting it as in use (idle closing skips it). When `body`
    * fails at the transport level, that connection is dropped, so the next use reconnects.
    */
-  async use<T>(name: string, body: (client: Client) => Promise<T>): Promise<T> {
+  async use<T>(name: string, body: (client: Client) => Promise<T>, options: UseOptions = {}): Promise<T> {
+    if (options.failFastWhenDown === true) this.failIfBackingOff(name);
     const entry = this.entry(name);
     entry.inFlight += 1;
     entry.lastUsed = Date.now();
@@ -156,6 +188,13 @@ export class McpConnections {
     await Promise.all([...this.closing]);
   }
 
+  private failIfBackingOff(name: string): void {
+    const failures = this.connectFailures.get(name);
+    const left = failures === undefined || this.entries.has(name) ? 0 : failures.until - Date.now();
+    if (failures === undefined || left <= 0) return;
+    throw new HostError(`cannot connect to MCP server "${name}": ${failures.message}; it is tried again in ${Math.ceil(left / 1000)} s`, 'mcp.connect_failed', true);
+  }
+
   private entry(name: string): Entry {
     if (this.closed) throw new HostError('the worker is shutting down', 'mcp.shutting_down', true);
     const existing = this.entries.get(name);
@@ -187,12 +226,13 @@ export class McpConnections {
     try {
       opened = await openClient(server, this.log);
     } catch (err) {
-      throw new HostError(
-        `cannot connect to MCP server "${name}": ${err instanceof Error ? err.message : String(err)}`,
-        'mcp.connect_failed',
-        true,
-      );
+      const message = connectFailureMessage(server, err);
+      const count = (this.connectFailures.get(name)?.count ?? 0) + 1;
+      const backoffMs = Math.min(MAX_CONNECT_BACKOFF_MS, this.connectBackoffMs * 2 ** (count - 1));
+      this.connectFailures.set(name, { count, until: Date.now() + backoffMs, message });
+      throw new HostError(`cannot connect to MCP server "${name}": ${message}`, 'mcp.connect_failed', true);
     }
+    this.connectFailures.delete(name);
     const { client } = opened;
     client.onclose = () => {
       // Only an unexpected close (the process died, the server hung up) is news; a reset already dropped it.
@@ -230,4 +270,13 @@ export class McpConnections {
       }
     }
   }
+}
+
+/** Why connecting failed, in words: the SDK's request timeout on `initialize` names no figure. */
+function connectFailureMessage(server: McpServerConfig, err: unknown): string {
+  if (err instanceof McpError && (err.code as ErrorCode) === ErrorCode.RequestTimeout) {
+    const ms = connectTimeoutMs(server);
+    return `the handshake did not finish within ${ms} ms (${server.timeoutMs !== undefined ? "from the server's timeoutMs" : 'the default connect timeout'})`;
+  }
+  return err instanceof Error ? err.message : String(err);
 }

@@ -23,8 +23,22 @@ export const CLIENT_INFO = { name: 'durable-mcp-host', version: '0.1.0' };
  */
 export type Log = (line: string, level?: 'info') => void;
 
-/** The handshake's own timeout (the SDK's default): generous, as a first `npx -y` start downloads the server. */
-const CONNECT_TIMEOUT_MS = 60_000;
+/**
+ * The handshake's timeout when the server has no `timeoutMs` (the SDK's default): generous, as a
+ * first `npx -y` start downloads the server.
+ */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
+/** The shortest handshake timeout: starting a process (node, tsx, python, npx) takes seconds by itself. */
+export const MIN_CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * How long starting, connecting and the handshake (S3) may take: the server's `timeoutMs` when
+ * configured (at least {@link MIN_CONNECT_TIMEOUT_MS}), else {@link DEFAULT_CONNECT_TIMEOUT_MS}. A
+ * server that never answers `initialize` then costs that long, not the SDK's minute.
+ */
+export function connectTimeoutMs(server: McpServerConfig): number {
+  return server.timeoutMs !== undefined ? Math.max(MIN_CONNECT_TIMEOUT_MS, server.timeoutMs) : DEFAULT_CONNECT_TIMEOUT_MS;
+}
 /** How long shutdown waits for a stdio server to exit (the SDK needs up to 4 s to escalate to SIGKILL). */
 const EXIT_WAIT_MS = 6_000;
 /** How long closing waits for the server to acknowledge a DELETE of its HTTP session. */
@@ -81,7 +95,7 @@ async function openStdio(server: StdioServer, log: Log): Promise<OpenedConnectio
     }
   };
   try {
-    await client.connect(pinProtocolVersion(transport), { timeout: CONNECT_TIMEOUT_MS });
+    await client.connect(pinProtocolVersion(transport), { timeout: connectTimeoutMs(server) });
   } catch (err) {
     await close();
     throw err;
@@ -100,7 +114,7 @@ async function openHttp(server: HttpServer, log: Log): Promise<OpenedConnection>
   const connect = async (transport: Transport, close: (client: Client) => Promise<void>): Promise<OpenedConnection> => {
     const client = newClient(server, log);
     try {
-      await client.connect(pinProtocolVersion(transport), { timeout: CONNECT_TIMEOUT_MS });
+      await client.connect(pinProtocolVersion(transport), { timeout: connectTimeoutMs(server) });
     } catch (err) {
       await client.close().catch(() => undefined);
       throw err;

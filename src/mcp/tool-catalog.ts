@@ -113,7 +113,8 @@ function usableTools(server: McpServerConfig, listed: readonly unknown[], warn: 
 /** One server's tools the host can offer (all pages, filtered, checked); rejects when it cannot be listed. */
 export async function listServerTools(connections: McpConnections, server: McpServerConfig): Promise<McpTool[]> {
   const warn = (line: string): void => connections.log(`[mcp:${server.name}] warning: ${line}`);
-  const listed = await connections.use(server.name, (client) => listPages(client, server));
+  // A server backing off after a failed connect is skipped at once: the turn goes on without it.
+  const listed = await connections.use(server.name, (client) => listPages(client, server), { failFastWhenDown: true });
   return usableTools(server, listed, warn);
 }
 
