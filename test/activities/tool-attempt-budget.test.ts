@@ -19,6 +19,7 @@ async function attempt<T>(details: unknown, body: (budget: ToolAttemptBudget) =>
 }
 
 const timeout = (): ApplicationFailure => ApplicationFailure.retryable('tools/call "hang" timed out after 1500 ms', 'mcp.timeout');
+const serverError = (): ApplicationFailure => ApplicationFailure.retryable('server error (JSON-RPC -32603): the database went away', 'mcp.server_error');
 
 describe('ToolAttemptBudget', () => {
   test('heartbeats carry the count from the previous attempt, with the progress beside it', async () => {
@@ -38,18 +39,29 @@ describe('ToolAttemptBudget', () => {
   );
 
   test('a failure of the tool with budget left: the new count is heartbeated, then a retryable failure with the backoff', async () => {
-    const { result, heartbeats } = await attempt({ toolFailures: 1 }, (budget) => budget.charge(timeout()));
+    const { result, heartbeats } = await attempt({ toolFailures: 1 }, (budget) => budget.charge(serverError()));
     expect(heartbeats).toEqual([{ toolFailures: 2 }]);
-    expect(result).toMatchObject({ type: 'mcp.timeout', nonRetryable: false, nextRetryDelay: 2000, message: 'tools/call "hang" timed out after 1500 ms' });
+    expect(result).toMatchObject({ type: 'mcp.server_error', nonRetryable: false, nextRetryDelay: 2000, message: 'server error (JSON-RPC -32603): the database went away' });
   });
 
   test('the failure that spends the budget is non-retryable and says how often the tool was tried', async () => {
-    const spent = await attempt({ toolFailures: 2 }, (budget) => budget.charge(timeout()));
-    expect(spent.result).toMatchObject({ type: 'mcp.timeout', nonRetryable: true, message: 'tools/call "hang" timed out after 1500 ms; tried 3 times' });
+    const spent = await attempt({ toolFailures: 2 }, (budget) => budget.charge(serverError()));
+    expect(spent.result).toMatchObject({ type: 'mcp.server_error', nonRetryable: true, message: 'server error (JSON-RPC -32603): the database went away; tried 3 times' });
     expect(spent.heartbeats).toEqual([]);
     // An idempotent tool has more to spend.
     const idempotent = await attempt({ toolFailures: 2 }, (budget) => budget.charge(timeout()), true);
     expect(idempotent.result).toMatchObject({ nonRetryable: false, nextRetryDelay: 4000 });
+  });
+
+  test('a tool not marked idempotent that may have run is not run again: non-retryable at once, saying why', async () => {
+    const { result, heartbeats } = await attempt({ toolFailures: 0 }, (budget) => budget.charge(timeout()));
+    expect(heartbeats).toEqual([]);
+    expect(result).toMatchObject({
+      type: 'mcp.timeout',
+      nonRetryable: true,
+      message:
+        'tools/call "hang" timed out after 1500 ms; not run again: it may have run, and its server does not mark it idempotent or read-only',
+    });
   });
 
   test('final failures and the worker’s own pass through unchanged and record nothing', async () => {

@@ -20,7 +20,7 @@ describe('tool retry policy', () => {
   });
 
   test("a tool's retryable failures spend its budget, with backoff; the last one gives up", () => {
-    const timeout = { type: 'mcp.timeout', retryable: true };
+    const timeout = { type: 'mcp.server_error', retryable: true };
     expect([0, 1, 2].map((before) => decideToolFailure(timeout, before, false))).toEqual([
       { kind: 'retry', toolFailures: 1, delayMs: 1000 },
       { kind: 'retry', toolFailures: 2, delayMs: 2000 },
@@ -33,10 +33,24 @@ describe('tool retry policy', () => {
     ]);
   });
 
-  test.each(['mcp.connection_lost', 'mcp.connection_closed', 'mcp.unreachable', 'mcp.connect_failed', 'mcp.server_error', 'host.unexpected', undefined])(
-    '%s counts as a failure of the tool',
+  // The request never reached the server, or the server answered that it failed: running it again cannot duplicate what it did.
+  test.each(['mcp.unreachable', 'mcp.connect_failed', 'mcp.server_error', 'host.unexpected', undefined])(
+    '%s counts as a failure of the tool and is retried, idempotent or not',
     (type) => {
       expect(decideToolFailure({ type, retryable: true }, 0, false)).toMatchObject({ kind: 'retry', toolFailures: 1 });
+      expect(decideToolFailure({ type, retryable: true }, 0, true)).toMatchObject({ kind: 'retry', toolFailures: 1 });
+    },
+  );
+
+  // The request reached the server and no answer says it did not run: a timeout (whether the server
+  // still answers ping, so the call probably still runs, or not, so its process is dropped), a
+  // connection lost mid-call, an answer that is not JSON-RPC.
+  test.each(['mcp.timeout', 'mcp.connection_lost', 'mcp.connection_closed', 'mcp.protocol_error'])(
+    '%s: a tool that may have run is not run again unless marked idempotent or read-only',
+    (type) => {
+      expect(decideToolFailure({ type, retryable: true }, 0, false)).toEqual({ kind: 'give_up', toolFailures: 1, mayHaveRun: true });
+      expect(decideToolFailure({ type, retryable: true }, 0, true)).toEqual({ kind: 'retry', toolFailures: 1, delayMs: 1000 });
+      expect(decideToolFailure({ type, retryable: true }, 5, true)).toEqual({ kind: 'give_up', toolFailures: 6 });
     },
   );
 
