@@ -2,7 +2,7 @@
  * Records the workflow histories that `test/workflows/replay.test.ts` replays against the current workflow
  * code (house rule 10):
  *
- *   npx tsx scripts/record-histories.ts
+ *   npx tsx scripts/record-histories.ts [--only NAME,…]
  *
  * It starts its own Temporal dev server from the existing CLI binary (never a download), runs each
  * scenario of `test/support/recorded-scenarios.ts` on an in-process worker built from the current
@@ -14,6 +14,9 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { conversationOptions } from '../src/client/conversation-options';
+import { initialProgressAttributes } from '../src/client/progress-attributes';
+import { startMetadata } from '../src/client/start-metadata';
+import { PROGRESS_ATTRIBUTES } from '../src/workflows/progress-attributes';
 import { findTemporalCli } from '../src/temporal/find-temporal-cli';
 import { conversationWorkflow } from '../src/workflows';
 import { endSignal, sendMessageUpdate } from '../src/workflows/definitions';
@@ -39,10 +42,14 @@ function expectFields(what: string, actual: object, expected: object): void {
 async function record(scenario: RecordedScenario): Promise<string> {
   const worker = await startTestWorker({ servers: scenario.servers(), script: scenario.script });
   try {
+    const options = conversationOptions(scenario.options);
     const handle = await worker.client.workflow.start(conversationWorkflow, {
       taskQueue: worker.taskQueue,
       workflowId: recordedWorkflowId(scenario.name),
-      args: [{ options: conversationOptions(scenario.options) }],
+      args: [{ options }],
+      ...(scenario.startedWithProgress
+        ? { ...startMetadata(scenario.turns[0]?.text ?? '', options), typedSearchAttributes: initialProgressAttributes() }
+        : {}),
     });
     for (const [index, turn] of scenario.turns.entries()) {
       const result = await handle.executeUpdate(sendMessageUpdate, { args: [turn.text] });
@@ -76,14 +83,22 @@ async function main(): Promise<void> {
   // ERROR only: retry-then-success fails an activity on purpose, and its warning is not news.
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const env = await TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: cli.path }, ip: '127.0.0.1', log: { format: 'pretty', level: 'error' } },
+    server: {
+      executable: { type: 'existing-path', path: cli.path },
+      ip: '127.0.0.1',
+      searchAttributes: [...PROGRESS_ATTRIBUTES],
+      log: { format: 'pretty', level: 'error' },
+    },
   });
   try {
     // startTestWorker reads the address; without a prebuilt bundle it bundles the current source.
     process.env.TEMPORAL_TEST_ADDRESS = env.address;
     delete process.env.TEMPORAL_TEST_WORKFLOW_BUNDLE;
     fs.mkdirSync(HISTORIES_DIR, { recursive: true });
-    for (const scenario of RECORDED_SCENARIOS) {
+    // `--only NAME[,NAME…]` records just those scenarios, leaving the other files as they are.
+    const onlyAt = process.argv.indexOf('--only');
+    const only = onlyAt >= 0 ? new Set((process.argv[onlyAt + 1] ?? '').split(',')) : undefined;
+    for (const scenario of RECORDED_SCENARIOS.filter((s) => !only || only.has(s.name))) {
       const json = await record(scenario);
       const file = path.join(HISTORIES_DIR, `${scenario.name}.json`);
       fs.writeFileSync(file, json);

@@ -8,6 +8,8 @@ import { conversationWorkflow } from '../workflows';
 import { endSignal, messagesQuery, sendMessageUpdate, statusQuery, userMessageSignal } from '../workflows/definitions';
 import { conversationOptions, type ConversationOptionsInput } from './conversation-options';
 import { userMessageProblem } from '../conversation/user-message-problem';
+import { initialProgressAttributes, progressAttributesRegistered } from './progress-attributes';
+import { startMetadata } from './start-metadata';
 
 /** Refuses a turn that cannot be sent (empty, or too large for Temporal), before anything is sent. */
 function checkUserMessage(message: string): void {
@@ -57,6 +59,7 @@ export async function startConversation(
   checkUserMessage(message);
   const messageId = options.messageId ?? randomUUID();
   const id = options.id ?? newConversationId();
+  const conversation = conversationOptions(options.conversation, options.defaultModel);
   const workflowOptions = {
     taskQueue: target.taskQueue,
     workflowId: id,
@@ -65,7 +68,11 @@ export async function startConversation(
     // replaying a long history on a busy machine) would time out on every retry and never finish,
     // while a kill inside a task (milliseconds out of a turn's seconds) is rare.
     workflowTaskTimeout: '10 seconds',
-    args: [{ options: conversationOptions(options.conversation, options.defaultModel) }] as const,
+    args: [{ options: conversation }] as const,
+    // What the Web UI shows of it (src/client/start-metadata.ts), and the search attributes it
+    // keeps current where the namespace has them registered.
+    ...startMetadata(message, conversation),
+    ...((await progressAttributesRegistered(target.client)) ? { typedSearchAttributes: initialProgressAttributes() } : {}),
   };
   try {
     if (options.wait) {

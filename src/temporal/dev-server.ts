@@ -1,12 +1,14 @@
 /**
  * Runs `temporal server start-dev` as a child process for `npm start`: SQLite persistence in a
- * file (a restart keeps conversations), the Web UI on, bound to 127.0.0.1. Stopped by PID.
+ * file (a restart keeps conversations), the Web UI on, bound to 127.0.0.1, the conversations' search
+ * attributes registered. Stopped by PID.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { Connection } from '@temporalio/client';
+import { cliSearchAttribute, PROGRESS_ATTRIBUTES } from '../workflows/progress-attributes';
 
 /** Where and how to run the dev server. */
 export interface DevServerOptions {
@@ -87,7 +89,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const child = spawn(
     options.cliPath,
     ['server', 'start-dev', '--ip', ip, '--port', String(options.port), '--ui-port', String(options.uiPort),
-      '--db-filename', options.dbFile, '--log-level', 'warn'],
+      '--db-filename', options.dbFile, '--log-level', 'warn',
+      // The conversations' search attributes, so the Web UI's list can filter by them (idempotent on restart).
+      ...PROGRESS_ATTRIBUTES.flatMap((key) => ['--search-attribute', cliSearchAttribute(key)])],
     // Its own process group: a terminal's Ctrl-C reaches npm start, which stops the worker first
     // and then this server, instead of the server dying under a worker that is still draining.
     { stdio: ['ignore', 'pipe', 'pipe'], detached: true },

@@ -1,28 +1,50 @@
 /**
  * Activity stubs with their timeouts and retry policies: one deliberate decision per activity.
  * Non-retryable cases are marked by the activities' error classifier, not here.
+ *
+ * Every call carries a one-line summary the Web UI shows in the event list
+ * (`get_weather {"city":"北京"} · weather`, `claude round 3 · after tool_use ×2 · …`,
+ * `list tools: 2 servers, 211 tools`), and tells the progress module what runs, for the current
+ * details (src/workflows/progress.ts). A summary is user metadata: it does not change the
+ * commands, so recorded histories replay unchanged.
  */
 import { proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import type { ConversationActivities } from '../activities/types';
 import type { ConversationOptions, ToolRoute } from '../conversation/types';
 import { TOOL_CALL_RETRY_POLICY, toolAttemptTimeouts } from '../errors/tool-retry-policy';
+import { noteActivity, noteToolCall, trackedState } from './progress';
+import { claudeCallSummary, listToolsSummary, summarizeSummary, toolCallSummary } from './progress-text';
 
-/** The Claude call: generous timeout, heartbeats detect a dead worker quickly, backoff for 429/529. */
-export function claudeActivities(options: ConversationOptions): Pick<ConversationActivities, 'callClaude'> {
-  return proxyActivities<ConversationActivities>({
+function claudeCallOptions(options: ConversationOptions): ActivityOptions {
+  return {
     startToCloseTimeout: '10 minutes',
     heartbeatTimeout: options.modelHeartbeatTimeoutMs,
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
-  });
+  };
+}
+
+/** The Claude call: generous timeout, heartbeats detect a dead worker quickly, backoff for 429/529. */
+export function claudeActivities(options: ConversationOptions): Pick<ConversationActivities, 'callClaude'> {
+  return {
+    callClaude: (input) => {
+      const summary = claudeCallSummary(trackedState()?.messages, input.model);
+      const reply = proxyActivities<ConversationActivities>({ ...claudeCallOptions(options), summary }).callClaude(input);
+      noteActivity(`asking Claude (${summary})`);
+      return reply;
+    },
+  };
 }
 
 /** The summariser: a Claude call like any other, so the same timeouts and retries. */
 export function summaryActivities(options: ConversationOptions): Pick<ConversationActivities, 'summarizeContext'> {
-  return proxyActivities<ConversationActivities>({
-    startToCloseTimeout: '10 minutes',
-    heartbeatTimeout: options.modelHeartbeatTimeoutMs,
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
-  });
+  return {
+    summarizeContext: (input) => {
+      const summary = summarizeSummary(input.transcript.messageCount, input.keepRecentTurns);
+      const summarized = proxyActivities<ConversationActivities>({ ...claudeCallOptions(options), summary }).summarizeContext(input);
+      noteActivity(summary);
+      return summarized;
+    },
+  };
 }
 
 /**
@@ -30,11 +52,20 @@ export function summaryActivities(options: ConversationOptions): Pick<Conversati
  * every server can take a while), so a lost worker is noticed as fast as in a tool call.
  */
 export function catalogActivities(options: ConversationOptions): Pick<ConversationActivities, 'listTools'> {
-  return proxyActivities<ConversationActivities>({
-    startToCloseTimeout: '2 minutes',
-    heartbeatTimeout: options.toolHeartbeatTimeoutMs,
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
-  });
+  return {
+    listTools: (input) => {
+      const summary = listToolsSummary(trackedState()?.catalog ?? null);
+      const listed = proxyActivities<ConversationActivities>({
+        startToCloseTimeout: '2 minutes',
+        heartbeatTimeout: options.toolHeartbeatTimeoutMs,
+        retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
+        summary,
+      }).listTools(input);
+      // After the schedule command: a turn's first command stays the listing, whatever the progress upserts.
+      noteActivity(summary);
+      return listed;
+    },
+  };
 }
 
 /**
@@ -43,10 +74,21 @@ export function catalogActivities(options: ConversationOptions): Pick<Conversati
  * activity itself bounds the tool's own failures.
  */
 export function toolActivities(route: ToolRoute, options: ConversationOptions): Pick<ConversationActivities, 'callTool'> {
-  const activityOptions: ActivityOptions = {
-    startToCloseTimeout: toolAttemptTimeouts(route.timeoutMs).startToCloseMs,
-    heartbeatTimeout: options.toolHeartbeatTimeoutMs,
-    retry: TOOL_CALL_RETRY_POLICY,
+  return {
+    callTool: async (input) => {
+      const summary = toolCallSummary(input);
+      const activityOptions: ActivityOptions = {
+        startToCloseTimeout: toolAttemptTimeouts(route.timeoutMs).startToCloseMs,
+        heartbeatTimeout: options.toolHeartbeatTimeoutMs,
+        retry: TOOL_CALL_RETRY_POLICY,
+        summary,
+      };
+      noteToolCall(input.toolUseId, summary, true);
+      try {
+        return await proxyActivities<ConversationActivities>(activityOptions).callTool(input);
+      } finally {
+        noteToolCall(input.toolUseId, summary, false);
+      }
+    },
   };
-  return proxyActivities<ConversationActivities>(activityOptions);
 }

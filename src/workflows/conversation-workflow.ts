@@ -34,6 +34,7 @@ import {
   userMessageSignal,
 } from './definitions';
 import { runTurn } from './run-turn';
+import { reportProgress } from './progress';
 import { userMessageProblem } from '../conversation/user-message-problem';
 
 /** The workflow's input. */
@@ -109,6 +110,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   const state = input.carried ? continuedState(input.carried) : newConversationState(input.options);
   let ended = false;
   installHandlers(state, () => ended);
+  reportProgress(state);
 
   for (;;) {
     if (historyIsLong(state) && !state.pending.some((turn) => turn.awaited)) {
@@ -124,8 +126,10 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     const turn = state.pending.shift();
     if (!turn) break;
     recordTurn(state, turn, await runTurn(state, turn));
+    reportProgress(state);
   }
   ended = true;
+  reportProgress(state, { ended: true });
   await condition(allHandlersFinished);
   return { status: statusOf(state, true), messages: state.messages.length };
 }

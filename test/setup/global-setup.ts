@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { findTemporalCli } from '../../src/temporal/find-temporal-cli';
 import { freePort } from '../../src/temporal/free-port';
+import { PROGRESS_ATTRIBUTES } from '../../src/workflows/progress-attributes';
 
 declare global {
   // Lives only in jest's parent process, from global setup to global teardown.
@@ -12,7 +13,8 @@ declare global {
 }
 
 /**
- * One real Temporal dev server for the whole run (random ports, SQLite in a temp dir, Web UI on),
+ * One real Temporal dev server for the whole run (random ports, SQLite in a temp dir, Web UI on,
+ * the conversations' search attributes registered),
  * started from the existing CLI binary — never a download at test time — and one workflow bundle
  * that every suite's workers load. Suites read both from the environment.
  */
@@ -31,6 +33,7 @@ export default async function globalSetup(): Promise<void> {
       dbFilename: path.join(dir, 'temporal.db'),
       ui: true,
       uiPort,
+      searchAttributes: [...PROGRESS_ATTRIBUTES],
       log: { format: 'pretty', level: 'error' },
     },
   });

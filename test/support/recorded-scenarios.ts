@@ -31,6 +31,11 @@ export interface RecordedScenario {
   requests: number;
   /** The activity types the history schedules, in order: proves the file is this scenario's. */
   activities: string[];
+  /**
+   * Started as `mcp-host start` starts it: static summary and details, and the conversation search
+   * attributes (the recorder's server registers them), so the history holds their upserts.
+   */
+  startedWithProgress?: boolean;
 }
 
 /** The workflow id a scenario is recorded and replayed under (histories do not store it). */
@@ -136,5 +141,37 @@ export const RECORDED_SCENARIOS: readonly RecordedScenario[] = [
     status: { state: 'ended', turnsCompleted: 1, modelCalls: 2, lastStopReason: 'tool_use' },
     requests: 2,
     activities: ['listTools', 'callClaude', 'callTool', 'callClaude'],
+  },
+  {
+    // Issue 10: started with the search attributes, so the history holds the progress patch's
+    // marker, its search attribute and memo upserts, and activity summaries; two turns, the second
+    // with two tools at once.
+    name: 'progress-metadata',
+    servers: () => [weatherServer()],
+    options: {},
+    startedWithProgress: true,
+    script: [
+      weatherToolUse('toolu_01Prog', '北京'),
+      endTurn('北京晴。'),
+      {
+        kind: 'message',
+        content: [
+          { type: 'tool_use', id: 'toolu_02Prog', name: 'get_weather', input: { city: '上海' } },
+          { type: 'tool_use', id: 'toolu_03Prog', name: 'get_weather', input: { city: '广州' } },
+        ],
+        stop_reason: 'tool_use',
+      },
+      endTurn('上海多云，广州有雨。'),
+    ],
+    turns: [
+      { text: '北京天气', expect: { status: 'completed', text: '北京晴。', modelCalls: 2, toolCalls: 1 } },
+      { text: '上海和广州呢', expect: { status: 'completed', text: '上海多云，广州有雨。', modelCalls: 2, toolCalls: 2 } },
+    ],
+    status: { state: 'ended', turnsCompleted: 2, modelCalls: 4, toolCalls: 3, toolErrors: 0, hostToolErrors: 0 },
+    requests: 4,
+    activities: [
+      'listTools', 'callClaude', 'callTool', 'callClaude',
+      'listTools', 'callClaude', 'callTool', 'callTool', 'callClaude',
+    ],
   },
 ];

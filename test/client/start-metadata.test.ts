@@ -1,0 +1,15 @@
+import { conversationOptions } from '../../src/client/conversation-options';
+import { startMetadata } from '../../src/client/start-metadata';
+
+describe('a conversation start as the Web UI shows it', () => {
+  test('summary: the first message, one line, cut; details: the message and the settings, the system prompt only counted', () => {
+    const options = conversationOptions({ model: 'claude-opus-4-1', system: 'SYSTEM-TEXT', context: { kind: 'last_turns', turns: 3 } });
+    const { staticSummary, staticDetails } = startMetadata(`hello\n${'x'.repeat(300)}`, options);
+    expect(staticSummary).toBe(`hello ${'x'.repeat(93)}…`);
+    expect(Array.from(staticSummary)).toHaveLength(100);
+    expect(staticDetails).toContain('model: claude-opus-4-1');
+    expect(staticDetails).toContain('context: last_turns:3');
+    expect(staticDetails).toContain('system prompt: 11 characters');
+    expect(staticDetails).not.toContain('SYSTEM-TEXT');
+  });
+});
