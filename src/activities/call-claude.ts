@@ -1,8 +1,10 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
+import type { MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messages';
 import { Context } from '@temporalio/activity';
 import { withCacheBreakpoints } from '../claude/cache-breakpoints';
 import { requestTools } from '../claude/request-tools';
+import { streamMessage } from '../claude/stream-message';
+import { claudeCallLimits, type ClaudeCallLimits } from '../errors/claude-time-limits';
 import { applyContextStrategy } from '../context/context-strategy';
 import { transcriptProblem } from '../context/validate-pairing';
 import { classified } from '../errors/classify-error';
@@ -12,15 +14,33 @@ import type { TranscriptReader } from './transcript-reader';
 import type { ClaudeCallInput, ClaudeReply } from './types';
 import { withHeartbeats } from './with-heartbeats';
 
+/** A piece of an answer's text as Claude writes it, with the call it belongs to. */
+export interface ClaudeTextDelta {
+  workflowId: string;
+  /** The `callClaude` activity's id: one per model call of the conversation. */
+  activityId: string;
+  /** Temporal's attempt number: a retried call streams its text again from the start. */
+  attempt: number;
+  text: string;
+}
+
 /** What `callClaude` needs from the worker. */
 export interface CallClaudeDeps {
   claude: Anthropic;
   /** The worker's transcript reader (tests give a stand-in with the same three reads). */
   transcripts: Pick<TranscriptReader, 'messages' | 'tools' | 'summary'>;
+  /** Overrides of the call's time limits (`src/errors/claude-time-limits.ts`); tests set short ones. */
+  limits?: Partial<ClaudeCallLimits>;
+  /**
+   * Sees the answer's text as it streams, e.g. to show it live. Worker-side only: the deltas never
+   * enter an activity result or the workflow's history.
+   */
+  onTextDelta?: (delta: ClaudeTextDelta) => void;
 }
 
 /**
- * The `callClaude` activity: one `POST /v1/messages` (S6) with the whole transcript read from the
+ * The `callClaude` activity: one streamed `POST /v1/messages` (S6, `src/claude/stream-message.ts`:
+ * long generations work, text deltas reach `onTextDelta`, the result is the final message) with the whole transcript read from the
  * workflow (S15), `tools` on every request (S12) and the system prompt as the top-level field (S7).
  * With an empty catalogue and tool calls in the history, the tools those calls name go out as
  * stand-ins the model may not call (`src/claude/request-tools.ts`): the API refuses such a request
@@ -56,7 +76,7 @@ export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput)
       if (problem !== null) {
         throw new HostError(`the request would break the Messages API's rules: ${problem}`, 'host.invalid_transcript', false);
       }
-      const body: MessageCreateParamsNonStreaming = {
+      const body: MessageCreateParamsBase = {
         model: input.model,
         max_tokens: input.maxTokens,
         ...(request.system !== undefined ? { system: request.system } : {}),
@@ -64,7 +84,16 @@ export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput)
         ...(request.tools !== undefined ? { tools: request.tools } : {}),
         ...(toolFields.tool_choice !== undefined ? { tool_choice: toolFields.tool_choice } : {}),
       };
-      const reply = await deps.claude.messages.create(body, { signal: Context.current().cancellationSignal });
+      const context = Context.current();
+      const { activityId, attempt } = context.info;
+      const onTextDelta = deps.onTextDelta;
+      const reply = await streamMessage(deps.claude, body, {
+        signal: context.cancellationSignal,
+        limits: claudeCallLimits(input.maxTokens, deps.limits),
+        // Progress shows in the heartbeats too (the timer keeps them going while the call waits).
+        onEvent: () => context.heartbeat(),
+        ...(onTextDelta ? { onTextDelta: (text: string) => onTextDelta({ workflowId: input.transcript.workflowId, activityId, attempt, text }) } : {}),
+      });
       return toClaudeReply(reply);
     }));
 }

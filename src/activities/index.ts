@@ -7,7 +7,8 @@ import type { Client } from '@temporalio/client';
 import { serverSecrets } from '../mcp/config/server-secrets';
 import type { McpConnections } from '../mcp/mcp-connections';
 import { ToolCatalogCache } from '../mcp/tool-catalog';
-import { createCallClaude } from './call-claude';
+import type { ClaudeCallLimits } from '../errors/claude-time-limits';
+import { createCallClaude, type ClaudeTextDelta } from './call-claude';
 import { createCallTool } from './call-tool';
 import { createListTools } from './list-tools';
 import { createSummarizeContext } from './summarize-context';
@@ -22,6 +23,10 @@ export interface ActivityDeps {
   temporal: Client;
   mcp: McpConnections;
   maxResultChars?: number;
+  /** Overrides of the Claude call's time limits (default: `src/errors/claude-time-limits.ts`). */
+  claudeLimits?: Partial<ClaudeCallLimits>;
+  /** Sees each answer's text as Claude writes it (worker-side; never in a result or the history). */
+  onClaudeTextDelta?: (delta: ClaudeTextDelta) => void;
 }
 
 /** The secret values this worker holds: the Claude credential and every MCP server's (see `serverSecrets`). */
@@ -38,7 +43,15 @@ export function createActivities(deps: ActivityDeps): ConversationActivities {
   const transcripts = new TranscriptReader(deps.temporal);
   const secrets = workerSecrets(deps);
   return {
-    callClaude: withRedactedFailures(createCallClaude({ claude: deps.claude, transcripts }), secrets),
+    callClaude: withRedactedFailures(
+      createCallClaude({
+        claude: deps.claude,
+        transcripts,
+        ...(deps.claudeLimits !== undefined ? { limits: deps.claudeLimits } : {}),
+        ...(deps.onClaudeTextDelta !== undefined ? { onTextDelta: deps.onClaudeTextDelta } : {}),
+      }),
+      secrets,
+    ),
     summarizeContext: withRedactedFailures(createSummarizeContext({ claude: deps.claude, transcripts }), secrets),
     listTools: withRedactedFailures(createListTools(new ToolCatalogCache(deps.mcp)), secrets),
     callTool: withRedactedFailures(
@@ -52,3 +65,4 @@ export function createActivities(deps: ActivityDeps): ConversationActivities {
 }
 
 export type { ConversationActivities } from './types';
+export type { ClaudeTextDelta } from './call-claude';

@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { claudeHttpOptions } from './claude-http-agent';
 
 /** The `anthropic-version` the seed's wire contract uses (§3.1); `ANTHROPIC_VERSION` picks another. */
 export const DEFAULT_ANTHROPIC_VERSION = '2023-06-01';
@@ -21,8 +22,11 @@ export function createClaudeClient(settings: ClaudeClientSettings): Anthropic {
     apiKey: settings.apiKey,
     ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
     maxRetries: 0,
-    // Temporal's heartbeat and start-to-close timeouts bound the call; this is the HTTP backstop.
-    timeout: 9 * 60 * 1000,
+    // Each call sets its own limits (src/errors/claude-time-limits.ts); this is the default of a call
+    // that sets none (the SDK's own 10 minutes, until the response's headers). No HTTP timeout of
+    // Node's cuts earlier: the agent's are off.
+    timeout: 10 * 60 * 1000,
+    ...claudeHttpOptions(),
     defaultHeaders: {
       'x-api-key': settings.apiKey,
       'anthropic-version': settings.version ?? DEFAULT_ANTHROPIC_VERSION,

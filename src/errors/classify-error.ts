@@ -5,6 +5,7 @@
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { ApplicationFailure } from '@temporalio/common';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ClaudeTimeLimitError } from './claude-time-limits';
 import type { ClaudeFailureType, FailureType } from './failure-types';
 import { HostError } from './host-error';
 import { isSdkConnectionClosed } from './is-sdk-connection-closed';
@@ -18,8 +19,19 @@ function failure(type: FailureType, message: string, retryable: boolean): Applic
   return retryable ? ApplicationFailure.retryable(message, type) : ApplicationFailure.nonRetryable(message, type);
 }
 
+/** Error types of an `error` event in a stream that began (no HTTP status then) worth another attempt. */
+const RETRYABLE_STREAM_ERRORS = new Set(['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error']);
+
+/** An `error` event after a stream began: the status was 200, so the error's type decides. */
+function claudeStreamFailure(err: APIError): ApplicationFailure {
+  const type: ClaudeFailureType = `claude.${err.type ?? 'api_error'}`;
+  const retryable = RETRYABLE_STREAM_ERRORS.has(err.type ?? 'api_error');
+  return failure(type, `Claude API error in the stream: ${err.apiMessage ?? err.message}`, retryable);
+}
+
 function claudeFailure(err: APIError): ApplicationFailure {
-  const status = err.status ?? 0;
+  if (err.status === undefined) return claudeStreamFailure(err);
+  const status = err.status;
   const shouldRetry = err.headers?.get('x-should-retry');
   // `x-should-retry` is the server's explicit word and wins over the status code.
   const retryable =
@@ -64,6 +76,9 @@ function mcpFailure(err: McpError): ApplicationFailure {
 export function classifyError(err: unknown): ApplicationFailure {
   if (err instanceof ApplicationFailure) return err;
   if (err instanceof HostError) return failure(err.type, err.message, err.retryable);
+  if (err instanceof ClaudeTimeLimitError) {
+    return err.limit === 'stall' ? failure('claude.stalled', err.message, true) : failure('claude.timeout', err.message, false);
+  }
   if (err instanceof APIUserAbortError) return failure('claude.cancelled', 'the Claude call was cancelled', true);
   if (err instanceof APIConnectionError) return failure('claude.connection_error', `cannot reach the Claude API: ${err.message}`, true);
   if (err instanceof APIError) return claudeFailure(err as APIError);

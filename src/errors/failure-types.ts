@@ -24,8 +24,13 @@ export const MCP_FAILURE_TYPES = [
   'mcp.connection_closed',
   /** Still unreachable after reconnecting once. */
   'mcp.unreachable',
-  /** The server answered `tools/call` with something that is not a result object (non-retryable). */
+  /** The server answered `tools/call` with something that is not a result object (non-retryable; recorded histories only). */
   'mcp.invalid_result',
+  /**
+   * The server broke the protocol during the call: it sent something that is not JSON-RPC, or a
+   * result that is not an object. The tool may have run (the tool retry policy decides).
+   */
+  'mcp.protocol_error',
   /** JSON-RPC -32602: the server rejected the arguments (non-retryable). */
   'mcp.invalid_params',
   /** JSON-RPC -32601 (non-retryable). */
@@ -37,6 +42,11 @@ export const MCP_FAILURE_TYPES = [
   'mcp.server_error',
   /** Any other JSON-RPC error the server answered on purpose (non-retryable). */
   'mcp.jsonrpc_error',
+  /**
+   * The server needs OAuth and the worker has no usable token: never logged in, or the refresh was
+   * refused. Non-retryable: only `mcp-host login SERVER` helps (src/mcp/oauth).
+   */
+  'mcp.auth_required',
 ] as const;
 
 /** One of {@link MCP_FAILURE_TYPES}. */
@@ -73,6 +83,10 @@ export const CLAUDE_FAILURE_TYPES = [
   'claude.cancelled',
   /** No HTTP answer: DNS, refused connection, reset, timeout. */
   'claude.connection_error',
+  /** No response and no stream event for the stall limit (`src/errors/claude-time-limits.ts`): retried. */
+  'claude.stalled',
+  /** The answer was still coming at the call's total limit: not retried (a retry pays for it again). */
+  'claude.timeout',
 ] as const;
 
 /**
