@@ -7,9 +7,14 @@
  *
  *   npx tsx bench/worker-ready.ts          # TEMPORAL_ADDRESS: a running server; default: one is started
  *   BENCH_REPEAT=7 npx tsx bench/worker-ready.ts
+ *   READY_BEFORE_ROOT=/tmp/before READY_SKIP_SOURCE=1 npx tsx bench/worker-ready.ts   # another tree's build as the baseline
+ *
+ * The machine's load average is printed before and after: on a shared machine only the ratios of
+ * one run compare.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -25,11 +30,17 @@ interface WorkerLaunch {
   args: string[];
 }
 
-/** The two launches compared. */
+/** The launches compared; the first is the baseline of the ratios. */
+const BEFORE_ROOT = process.env.READY_BEFORE_ROOT;
 const LAUNCHES: readonly WorkerLaunch[] = [
-  { label: 'from source (tsx, bundles at start)', args: ['--import', 'tsx', path.join(REPO_ROOT, 'src/worker/main.ts')] },
+  ...(process.env.READY_SKIP_SOURCE ? [] : [{ label: 'from source (tsx, bundles at start)', args: ['--import', 'tsx', path.join(REPO_ROOT, 'src/worker/main.ts')] }]),
+  ...(BEFORE_ROOT ? [{ label: `compiled, ${path.basename(BEFORE_ROOT)}`, args: [path.join(path.resolve(BEFORE_ROOT), 'dist/worker/main.js')] }] : []),
   { label: 'compiled, prebuilt bundle', args: [path.join(REPO_ROOT, 'dist/worker/main.js')] },
 ];
+
+function loadAverage(): string {
+  return os.loadavg().map((l) => l.toFixed(2)).join(', ');
+}
 
 async function hasPoller(connection: Connection, taskQueue: string): Promise<boolean> {
   const response = await connection.workflowService.describeTaskQueue({
@@ -84,6 +95,7 @@ async function main(): Promise<void> {
     address = env.address;
   }
   const connection = await Connection.connect({ address });
+  process.stderr.write(`  load average ${loadAverage()} at the start (${os.cpus().length} cores)\n`);
   try {
     const runs = new Map<string, number[]>(LAUNCHES.map((l) => [l.label, []]));
     for (let i = 1; i <= repeat; i++) {
@@ -94,7 +106,8 @@ async function main(): Promise<void> {
       }
     }
     const baseline = median(runs.get(LAUNCHES[0]?.label ?? '') ?? []);
-    console.log('| worker | ready (median) | runs | ratio to from-source |\n|---|---:|---:|---:|');
+    process.stderr.write(`  load average ${loadAverage()} at the end\n`);
+    console.log(`| worker | ready (median) | runs | ratio to ${LAUNCHES[0]?.label ?? ''} |\n|---|---:|---:|---:|`);
     for (const launch of LAUNCHES) {
       const values = runs.get(launch.label) ?? [];
       const m = median(values);

@@ -8,11 +8,11 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { Client } from '@temporalio/client';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import * as path from 'node:path';
-import { createClaudeClient } from '../claude/create-claude-client';
+import type { ConversationActivities } from '../activities/types';
 import { DEFAULTS, readSettings, type Settings } from '../config/settings';
 import { loadMcpConfig, parseMcpConfig, type McpServerConfig } from '../mcp/config';
-import { McpConnections } from '../mcp/mcp-connections';
-import { createConversationWorker } from './create-worker';
+import type { McpConnections } from '../mcp/mcp-connections';
+import { createWorkerWhileMaking } from './create-worker';
 import { openTemporalConnections, type TemporalConnections } from './open-temporal-connections';
 
 /** Where the Claude calls go. The key stays in this process: never in a workflow or activity payload. */
@@ -70,7 +70,8 @@ async function readServers(options: HostWorkerOptions): Promise<McpServerConfig[
   return parseMcpConfig(options.mcpConfig, { env, source: 'mcpConfig', baseDir: process.cwd() });
 }
 
-function claudeClient(option: HostWorkerOptions['claude'], settings: Settings): Anthropic {
+/** The ready client, or the endpoint to make one for (checked now: a missing key fails before any connection). */
+function claudeEndpoint(option: HostWorkerOptions['claude'], settings: Settings): Anthropic | ClaudeEndpoint {
   if (option !== undefined && isClaudeClient(option)) return option;
   const endpoint = option ?? {
     apiKey: settings.anthropicApiKey ?? '',
@@ -78,14 +79,33 @@ function claudeClient(option: HostWorkerOptions['claude'], settings: Settings): 
     ...(settings.anthropicVersion !== undefined ? { version: settings.anthropicVersion } : {}),
   };
   if (endpoint.apiKey === '') throw new Error('no Claude API key: set ANTHROPIC_API_KEY or pass `claude: { apiKey }`');
-  return createClaudeClient(endpoint);
+  return endpoint;
 }
+
+/*
+ * The Claude and MCP SDKs (half a second of module loading) are required here, while the workflow
+ * thread starts (createWorkerWhileMaking), not when this module loads: a new worker polls sooner.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+function makeActivities(
+  claude: Anthropic | ClaudeEndpoint,
+  servers: readonly McpServerConfig[],
+  temporal: Client,
+  log: HostWorkerOptions['log'],
+): { activities: ConversationActivities; made: McpConnections } {
+  const { createClaudeClient } = require('../claude/create-claude-client') as typeof import('../claude/create-claude-client');
+  const { McpConnections: Connections } = require('../mcp/mcp-connections') as typeof import('../mcp/mcp-connections');
+  const { createActivities } = require('../activities') as typeof import('../activities');
+  const mcp = new Connections(servers, log);
+  return { activities: createActivities({ claude: isClaudeClient(claude) ? claude : createClaudeClient(claude), temporal, mcp }), made: mcp };
+}
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** Creates a conversation worker; nothing is left open when this rejects. */
 export async function createHostWorker(options: HostWorkerOptions): Promise<HostWorker> {
   const settings = readSettings();
   const servers = await readServers(options);
-  const claude = claudeClient(options.claude, settings);
+  const claude = claudeEndpoint(options.claude, settings);
   let opened: TemporalConnections | undefined;
   const temporal =
     options.temporal ??
@@ -96,22 +116,27 @@ export async function createHostWorker(options: HostWorkerOptions): Promise<Host
     }));
   const namespace = temporal.namespace ?? DEFAULTS.namespace;
   const taskQueue = options.taskQueue ?? settings.taskQueue;
-  const mcp = new McpConnections(servers, options.log);
+  let madeMcp: McpConnections | undefined;
   const closeOwn = async (): Promise<void> => {
-    await mcp.closeAll();
+    await madeMcp?.closeAll();
     await opened?.close();
   };
   let worker: Worker;
+  let mcp: McpConnections;
   try {
-    worker = await createConversationWorker({
-      connection: temporal.connection,
-      client: temporal.client,
-      namespace,
-      taskQueue,
-      claude,
-      mcp,
-      ...(options.workflowBundlePath !== undefined ? { workflowBundlePath: options.workflowBundlePath } : {}),
-    });
+    ({ worker, made: mcp } = await createWorkerWhileMaking(
+      {
+        connection: temporal.connection,
+        namespace,
+        taskQueue,
+        ...(options.workflowBundlePath !== undefined ? { workflowBundlePath: options.workflowBundlePath } : {}),
+      },
+      () => {
+        const made = makeActivities(claude, servers, temporal.client, options.log);
+        madeMcp = made.made;
+        return made;
+      },
+    ));
   } catch (err) {
     await closeOwn();
     throw err;

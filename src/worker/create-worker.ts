@@ -1,43 +1,119 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Client } from '@temporalio/client';
 import { Worker, type NativeConnection } from '@temporalio/worker';
-import { createActivities } from '../activities';
+import * as fs from 'node:fs';
+import type { ConversationActivities } from '../activities/types';
 import type { McpConnections } from '../mcp/mcp-connections';
 import { dataConverter } from '../temporal/data-converter';
 import { prebuiltWorkflowBundlePath, workflowsPath } from './workflow-bundle';
 
-/** What a conversation worker is built from. */
-export interface ConversationWorkerOptions {
+/** Where a conversation worker polls, and which workflow code it runs. */
+export interface ConversationWorkerTarget {
   connection: NativeConnection;
-  /** A client on the same server: activities query workflows for their transcripts. */
-  client: Client;
   namespace: string;
   taskQueue: string;
-  claude: Anthropic;
-  mcp: McpConnections;
   /**
    * A prebuilt workflow bundle (tests build one per run). Default: the one `npm run build` wrote
    * beside the compiled code; running from source, the workflows are bundled now.
    */
   workflowBundlePath?: string;
+}
+
+/** What a conversation worker is built from. */
+export interface ConversationWorkerOptions extends ConversationWorkerTarget {
+  /** A client on the same server: activities query workflows for their transcripts. */
+  client: Client;
+  claude: Anthropic;
+  mcp: McpConnections;
   maxResultChars?: number;
+}
+
+/** The activities' names: the worker registers them before their code is loaded. */
+const ACTIVITY_NAMES = ['callClaude', 'summarizeContext', 'listTools', 'callTool'] as const satisfies ReadonlyArray<keyof ConversationActivities>;
+/** Compiles only while ACTIVITY_NAMES lists every activity. */
+const EVERY_ACTIVITY_NAMED: [Exclude<keyof ConversationActivities, (typeof ACTIVITY_NAMES)[number]>] extends [never] ? true : never = true;
+void EVERY_ACTIVITY_NAMED;
+
+/** Activities that exist by name at once and run once `ready` has them. */
+function deferredActivities(ready: Promise<ConversationActivities>): ConversationActivities {
+  // A worker whose activities never came fails them, not the process: it is shutting down anyway.
+  ready.catch(() => undefined);
+  const run = async (name: (typeof ACTIVITY_NAMES)[number], args: unknown[]): Promise<unknown> => {
+    const activities: Record<string, ((...a: unknown[]) => Promise<unknown>) | undefined> = (await ready) as never;
+    const activity = activities[name];
+    if (!activity) throw new Error(`no activity ${name}`);
+    return activity(...args);
+  };
+  return Object.fromEntries(ACTIVITY_NAMES.map((name) => [name, (...args: unknown[]) => run(name, args)])) as unknown as ConversationActivities;
+}
+
+/**
+ * Creates the worker with its activities still being made: `make` runs while the SDK starts the
+ * workflow thread and loads the workflow bundle into it (about a second, off this thread), so the
+ * modules the activities need (the Claude and MCP SDKs) load meanwhile instead of before. `make`
+ * returns the activities and whatever else it made. Nothing is left running when this rejects.
+ */
+export async function createWorkerWhileMaking<T>(
+  target: ConversationWorkerTarget,
+  make: () => { activities: ConversationActivities; made: T },
+): Promise<{ worker: Worker; made: T }> {
+  let provide!: (activities: ConversationActivities) => void;
+  let refuse!: (err: unknown) => void;
+  const ready = new Promise<ConversationActivities>((resolve, reject) => {
+    provide = resolve;
+    refuse = reject;
+  });
+  const creating = Worker.create(workerOptions(target, deferredActivities(ready), true));
+  // Worker.create has started the workflow thread once its microtasks have run (the bundle is passed as code).
+  await new Promise((resolve) => setImmediate(resolve));
+  let made: T;
+  try {
+    const result = make();
+    const unnamed = Object.keys(result.activities).filter((name) => !(ACTIVITY_NAMES as readonly string[]).includes(name));
+    if (unnamed.length > 0) throw new Error(`activities ${unnamed.join(', ')} are not in ACTIVITY_NAMES (src/worker/create-worker.ts)`);
+    provide(result.activities);
+    made = result.made;
+  } catch (err) {
+    refuse(err);
+    // Let the creation settle and release what it made before reporting the failure.
+    const worker = await creating.catch(() => undefined);
+    if (worker) {
+      const running = worker.run();
+      worker.shutdown();
+      await running.catch(() => undefined);
+    }
+    throw err;
+  }
+  return { worker: await creating, made };
 }
 
 /** Creates the worker that runs conversation workflows and their activities. */
 export async function createConversationWorker(options: ConversationWorkerOptions): Promise<Worker> {
-  const bundlePath = options.workflowBundlePath ?? prebuiltWorkflowBundlePath();
-  return Worker.create({
-    connection: options.connection,
-    namespace: options.namespace,
-    taskQueue: options.taskQueue,
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on demand: see createWorkerWhileMaking
+  const { createActivities } = require('../activities') as typeof import('../activities');
+  const activities = createActivities({
+    claude: options.claude,
+    temporal: options.client,
+    mcp: options.mcp,
+    ...(options.maxResultChars !== undefined ? { maxResultChars: options.maxResultChars } : {}),
+  });
+  return Worker.create(workerOptions(options, activities, false));
+}
+
+function workerOptions(target: ConversationWorkerTarget, activities: ConversationActivities, bundleAsCode: boolean): Parameters<typeof Worker.create>[0] {
+  const bundlePath = target.workflowBundlePath ?? prebuiltWorkflowBundlePath();
+  const bundle =
+    bundlePath === undefined
+      ? { workflowsPath: workflowsPath() }
+      : // As code, the SDK starts the workflow thread without waiting for a file read first.
+        { workflowBundle: bundleAsCode ? { code: fs.readFileSync(bundlePath, 'utf8') } : { codePath: bundlePath } };
+  return {
+    connection: target.connection,
+    namespace: target.namespace,
+    taskQueue: target.taskQueue,
     dataConverter,
-    ...(bundlePath !== undefined ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: workflowsPath() }),
-    activities: createActivities({
-      claude: options.claude,
-      temporal: options.client,
-      mcp: options.mcp,
-      ...(options.maxResultChars !== undefined ? { maxResultChars: options.maxResultChars } : {}),
-    }),
+    ...bundle,
+    activities,
     // Lets an in-flight tool call finish (or be retried elsewhere) when the worker is stopped.
     shutdownGraceTime: '10 seconds',
     // Every heartbeat reaches the server within a second, whatever the activity's heartbeat timeout:
@@ -50,5 +126,5 @@ export async function createConversationWorker(options: ConversationWorkerOption
     // seconds). A live worker takes its sticky tasks within milliseconds, so 2 s only hands a task
     // of a worker stalled that long to another one, which replays the history (tens of ms here).
     stickyQueueScheduleToStartTimeout: '2 seconds',
-  });
+  };
 }
