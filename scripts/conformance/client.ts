@@ -15,16 +15,42 @@
  * result is data, as in a conversation), 1 otherwise.
  */
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createCallTool } from '../../src/activities/call-tool';
 import { createListTools } from '../../src/activities/list-tools';
 import { findToolRoute } from '../../src/conversation/tool-routes';
 import type { McpServerConfig } from '../../src/mcp/config';
 import { McpConnections } from '../../src/mcp/mcp-connections';
+import type { OAuthServerConfig } from '../../src/mcp/oauth/oauth-config';
+import { OAuthTokenStore } from '../../src/mcp/oauth/token-store';
+import { headlessAuthorization } from './headless-authorization';
 import { ToolCatalogCache } from '../../src/mcp/tool-catalog';
 import { sampleArguments } from './sample-arguments';
 
 /** The name the test server has in the host's configuration. */
 const SERVER_NAME = 'conformance';
+
+/**
+ * Where the host publishes its client ID metadata document, as a deployment would configure it in
+ * `oauth.clientMetadataUrl`; the suite's CIMD scenario expects this URL as the client ID.
+ */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+
+/**
+ * The server's `oauth` settings for the scenario: a pre-registered client when the suite hands one
+ * over in MCP_CONFORMANCE_CONTEXT (as a user would write `clientId`/`clientSecret` in mcp.json).
+ */
+function oauthConfig(): OAuthServerConfig {
+  const config: OAuthServerConfig = { clientMetadataUrl: CLIENT_METADATA_URL };
+  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
+  if (raw === undefined) return config;
+  const context = JSON.parse(raw) as Record<string, unknown>;
+  if (typeof context.client_id === 'string') config.clientId = context.client_id;
+  if (typeof context.client_secret === 'string') config.clientSecret = context.client_secret;
+  return config;
+}
 
 /** Runs one activity in the mock activity context (the SDK's `run` cannot infer the result type). */
 function inActivity<I, O>(env: MockActivityEnvironment, activity: (input: I) => Promise<O>, input: I): Promise<O> {
@@ -41,8 +67,12 @@ function report(event: string, details: Record<string, unknown>): void {
 }
 
 async function runHost(url: string, scenario: string): Promise<void> {
-  const server: McpServerConfig = { name: SERVER_NAME, transport: 'http', url, headers: {}, tools: {} };
-  const connections = new McpConnections([server], log);
+  const server: McpServerConfig = { name: SERVER_NAME, transport: 'http', url, headers: {}, tools: {}, oauth: oauthConfig() };
+  // OAuth as `mcp-host login` does it, with a headless user agent approving in the person's stead,
+  // and a token store of this run's own.
+  const storeDir = mkdtempSync(join(tmpdir(), 'conformance-oauth-'));
+  const store = new OAuthTokenStore(join(storeDir, 'oauth-tokens.json'));
+  const connections = new McpConnections([server], log, { oauth: { store, interactive: headlessAuthorization(log) } });
   const activities = new MockActivityEnvironment();
   try {
     report('start', { scenario, url });
@@ -70,6 +100,7 @@ async function runHost(url: string, scenario: string): Promise<void> {
     }
   } finally {
     await connections.closeAll();
+    rmSync(storeDir, { recursive: true, force: true });
   }
 }
 

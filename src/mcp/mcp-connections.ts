@@ -11,6 +11,7 @@ import { redactSecrets } from '../errors/redact-secrets';
 import type { McpServerConfig } from './config';
 import { serverSecrets } from './config/server-secrets';
 import { isTransportFailure } from './is-transport-failure';
+import type { HostOAuthOptions } from './oauth/oauth-transport';
 import { connectTimeoutMs, openClient, type Log, type OpenedConnection } from './open-transport';
 import { isChildAlive } from './wait-for-child-exit';
 
@@ -21,6 +22,8 @@ export interface McpConnectionsOptions {
    * 0: connections stay open until the worker stops (servers may keep state per connection).
    */
   idleCloseMs?: number;
+  /** OAuth for Streamable HTTP servers: the token store and who can authorize (default: the worker's store, headless). */
+  oauth?: HostOAuthOptions;
   /**
    * After a server fails to connect, listing its tools skips it for this long (ms), doubling with
    * each failure in a row up to {@link MAX_CONNECT_BACKOFF_MS}: the turns right after do not wait
@@ -68,6 +71,7 @@ export class McpConnections {
   /** Servers that have had a connection before: reopening one may find a different tool list. */
   private readonly openedBefore = new Set<string>();
   private readonly idleTimer: NodeJS.Timeout | undefined;
+  private readonly oauth: HostOAuthOptions | undefined;
   /** Every server's secret values (`serverSecrets`): no log line carries one. */
   private readonly secrets: readonly string[];
   private readonly connectBackoffMs: number;
@@ -90,6 +94,7 @@ export class McpConnections {
     options: McpConnectionsOptions = {},
   ) {
     this.servers = new Map(servers.map((server) => [server.name, server]));
+    this.oauth = options.oauth;
     this.connectBackoffMs = options.connectBackoffMs ?? DEFAULT_CONNECT_BACKOFF_MS;
     this.secrets = [...new Set(servers.flatMap(serverSecrets))];
     // Servers and their transports quote what they were given (a URL with its token, a header, an
@@ -224,12 +229,14 @@ export class McpConnections {
   private async open(name: string, server: McpServerConfig): Promise<OpenedConnection> {
     let opened: OpenedConnection;
     try {
-      opened = await openClient(server, this.log);
+      opened = await openClient(server, this.log, this.oauth);
     } catch (err) {
       const message = connectFailureMessage(server, err);
       const count = (this.connectFailures.get(name)?.count ?? 0) + 1;
       const backoffMs = Math.min(MAX_CONNECT_BACKOFF_MS, this.connectBackoffMs * 2 ** (count - 1));
       this.connectFailures.set(name, { count, until: Date.now() + backoffMs, message });
+      // Already decided (an OAuth login that is missing is not worth retrying).
+      if (err instanceof HostError) throw err;
       throw new HostError(`cannot connect to MCP server "${name}": ${message}`, 'mcp.connect_failed', true);
     }
     this.connectFailures.delete(name);

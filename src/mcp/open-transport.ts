@@ -11,6 +11,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import * as readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { McpServerConfig } from './config';
+import { finishAuthorizationAndResend, oauthProviderFor, type HostOAuthOptions } from './oauth/oauth-transport';
 import { pinProtocolVersion } from './pin-protocol-version';
 import { waitForChildExit } from './wait-for-child-exit';
 
@@ -108,7 +109,7 @@ function wantsLegacySse(err: unknown): boolean {
   return err instanceof StreamableHTTPError && err.code !== undefined && err.code >= 400 && err.code < 500 && err.code !== 401 && err.code !== 403;
 }
 
-async function openHttp(server: HttpServer, log: Log): Promise<OpenedConnection> {
+async function openHttp(server: HttpServer, log: Log, oauth: HostOAuthOptions | undefined): Promise<OpenedConnection> {
   const url = new URL(server.url);
   const requestInit: RequestInit = { headers: server.headers };
   const connect = async (transport: Transport, close: (client: Client) => Promise<void>): Promise<OpenedConnection> => {
@@ -126,7 +127,10 @@ async function openHttp(server: HttpServer, log: Log): Promise<OpenedConnection>
     connect(new SSEClientTransport(url, { requestInit }), (client) => client.close().catch(() => undefined));
   if (server.transport === 'sse') return sse();
 
-  const streamable = new StreamableHTTPClientTransport(url, { requestInit });
+  // OAuth (src/mcp/oauth): tokens from the worker's token store, refreshed there; Streamable HTTP only.
+  const authProvider = oauthProviderFor(server, oauth);
+  const streamable = new StreamableHTTPClientTransport(url, { requestInit, ...(authProvider !== undefined ? { authProvider } : {}) });
+  if (authProvider !== undefined) finishAuthorizationAndResend(streamable, authProvider);
   try {
     return await connect(streamable, async (client) => {
       // A polite goodbye (DELETE of the session) so the server can free it; bounded, and errors are
@@ -148,8 +152,10 @@ async function openHttp(server: HttpServer, log: Log): Promise<OpenedConnection>
 
 /**
  * Connects and completes the three-step handshake (S3), asking for protocol 2025-06-18.
+ * @param oauth The token store and, outside a worker, who can authorize (default: the worker's store).
  * @throws when the server cannot be reached or the handshake fails; nothing is left running then.
+ *   `OAuthLoginRequiredError` when the server needs an OAuth login the store does not hold.
  */
-export async function openClient(server: McpServerConfig, log: Log): Promise<OpenedConnection> {
-  return server.transport === 'stdio' ? openStdio(server, log) : openHttp(server, log);
+export async function openClient(server: McpServerConfig, log: Log, oauth?: HostOAuthOptions): Promise<OpenedConnection> {
+  return server.transport === 'stdio' ? openStdio(server, log) : openHttp(server, log, oauth);
 }

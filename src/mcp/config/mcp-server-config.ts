@@ -1,3 +1,5 @@
+import type { OAuthServerConfig } from '../oauth/oauth-config';
+
 /**
  * Which of a server's tools are offered to Claude. Entries are MCP tool names exactly as
  * the server lists them. `allow` (when present) keeps only the named tools; `deny` then
@@ -37,6 +39,8 @@ export type McpServerConfig =
       transport: 'http' | 'sse';
       url: string;
       headers: Record<string, string>;
+      /** OAuth settings (`oauth` in the file); false turns OAuth off (src/mcp/oauth). */
+      oauth?: OAuthServerConfig | false;
       tools: ToolFilter;
       timeoutMs?: number;
     };

@@ -3,6 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { McpConfigError } from './config-error';
 import { describeType, describeValue, isArray, isPlainObject } from './describe-json';
 import { expandVariables } from './expand-variables';
+import { parseOAuthConfig } from '../oauth/oauth-config';
 import type { McpServerConfig, ParseMcpConfigOptions, ToolFilter } from './mcp-server-config';
 
 const SERVER_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -16,6 +17,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'cwd',
   'url',
   'headers',
+  'oauth',
   'description',
   'disabled',
   'tools',
@@ -116,6 +118,7 @@ export function parseServerEntry(name: string, entry: unknown, options: ParseMcp
 
   if (hasCommand) {
     if (entry.headers !== undefined) ctx.fail('headers', 'applies only to HTTP servers (with "url")');
+    if (entry.oauth !== undefined) ctx.fail('oauth', 'applies only to HTTP servers (with "url")');
     const command = expandString(requireString(entry.command, 'command', ctx), 'command', ctx);
     if (command.trim() === '') ctx.fail('command', 'must not be empty');
     const args = parseStringArray(entry.args, 'args', ctx);
@@ -148,7 +151,8 @@ export function parseServerEntry(name: string, entry: unknown, options: ParseMcp
     );
   }
   const headers = parseStringMap(entry.headers, 'headers', ctx);
-  return { name, transport: declared === 'sse' ? 'sse' : 'http', url, headers, ...extras };
+  const oauth = parseOAuthConfig(entry.oauth, (field, detail) => ctx.fail(field, detail), (value, field) => expandString(value, field, ctx));
+  return { name, transport: declared === 'sse' ? 'sse' : 'http', url, headers, ...(oauth !== undefined ? { oauth } : {}), ...extras };
 }
 
 function parseToolFilter(value: unknown, ctx: EntryContext): ToolFilter {

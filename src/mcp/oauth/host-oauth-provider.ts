@@ -1,0 +1,190 @@
+/**
+ * The host's `OAuthClientProvider` for one Streamable HTTP MCP server: the MCP SDK runs the OAuth
+ * flow (protected-resource and authorization-server metadata discovery, dynamic or URL-based client
+ * registration, PKCE, the RFC 8707 `resource` parameter, scope selection from `WWW-Authenticate`,
+ * refresh); this provider says where its state lives, the token store file shared by `mcp-host
+ * login` and every worker.
+ *
+ * Two modes:
+ * - worker (no `onAuthorizationUrl`): tokens are read from the store on every request, so a login
+ *   or another worker's refresh is seen at once, and refreshed tokens are written back. When no
+ *   token can be had without a person (never logged in, refresh refused), the flow stops with
+ *   {@link OAuthLoginRequiredError} before any registration or authorization request is made.
+ * - interactive (`login`, the conformance client): stored tokens are ignored (a login asks anew),
+ *   the client registers when it has no registration, and the authorization URL goes to
+ *   `onAuthorizationUrl`, which either completes it at once (returns the code) or leaves the caller
+ *   to wait for the redirect (returns undefined).
+ */
+import { randomBytes } from 'node:crypto';
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthServerConfig } from './oauth-config';
+import { OAuthLoginRequiredError } from './login-required-error';
+import type { OAuthTokenStore, StoredServerAuth } from './token-store';
+
+/** The server the provider works for. */
+export interface OAuthServer {
+  name: string;
+  url: string;
+  oauth?: OAuthServerConfig | undefined;
+}
+
+/** An interactive session: where the authorization server sends the browser back, and who takes the URL. */
+export interface InteractiveAuthorization {
+  /** The loopback redirect URI (`http://127.0.0.1:<port>/callback`). */
+  redirectUrl: string;
+  /**
+   * Takes the authorization URL. Returns the authorization code when it can complete the
+   * authorization itself (a headless user agent); undefined when the code comes later.
+   */
+  onAuthorizationUrl(url: URL): Promise<string | undefined>;
+}
+
+/** The name the host registers under (as its clientInfo in `initialize`). */
+const CLIENT_NAME = 'durable-mcp-host';
+
+/** What the worker's redirect URI is, for the SDK's checks only: a worker never starts an authorization. */
+const WORKER_REDIRECT_URL = 'http://127.0.0.1/callback';
+
+/** See the module comment. */
+export class HostOAuthProvider implements OAuthClientProvider {
+  private verifier: string | undefined;
+  private expectedState: string | undefined;
+  private pendingCode: string | undefined;
+  /** Interactive mode: tokens obtained in this session (stored ones are not reused). */
+  private sessionTokens: OAuthTokens | undefined;
+  /** The tokens last handed to the SDK, so an invalidation drops only those (another worker may have refreshed). */
+  private lastTokens: OAuthTokens | undefined;
+
+  constructor(
+    private readonly server: OAuthServer,
+    private readonly store: OAuthTokenStore,
+    private readonly interactive?: InteractiveAuthorization,
+  ) {}
+
+  get redirectUrl(): string {
+    return this.interactive?.redirectUrl ?? WORKER_REDIRECT_URL;
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    return this.server.oauth?.clientMetadataUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    const secret = this.server.oauth?.clientSecret !== undefined;
+    const scopes = this.server.oauth?.scopes;
+    return {
+      client_name: CLIENT_NAME,
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: secret ? 'client_secret_basic' : 'none',
+      ...(scopes !== undefined && scopes.length > 0 ? { scope: scopes.join(' ') } : {}),
+    };
+  }
+
+  state(): string {
+    this.expectedState = randomBytes(16).toString('base64url');
+    return this.expectedState;
+  }
+
+  /** The `state` of the authorization request last started (the loopback callback checks it). */
+  get authorizationState(): string | undefined {
+    return this.expectedState;
+  }
+
+  private entry(): Promise<StoredServerAuth | undefined> {
+    return this.store.get(this.server.name, this.server.url);
+  }
+
+  private loginRequired(entry: StoredServerAuth | undefined): OAuthLoginRequiredError {
+    const why = entry?.problem ?? (entry?.tokens !== undefined ? 'the stored token could not be refreshed' : 'no stored OAuth tokens');
+    return new OAuthLoginRequiredError(this.server.name, why);
+  }
+
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    const entry = await this.entry();
+    // A worker with nothing to refresh stops here, before discovery or registration requests.
+    if (this.interactive === undefined && entry?.tokens?.refresh_token === undefined) throw this.loginRequired(entry);
+    return entry?.discovery;
+  }
+
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    await this.store.update(this.server.name, this.server.url, (entry) => ({ ...entry, discovery: state }));
+  }
+
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    const oauth = this.server.oauth;
+    if (oauth?.clientId !== undefined) {
+      return { client_id: oauth.clientId, ...(oauth.clientSecret !== undefined ? { client_secret: oauth.clientSecret } : {}) };
+    }
+    const entry = await this.entry();
+    if (entry?.client === undefined && this.interactive === undefined) throw this.loginRequired(entry);
+    return entry?.client;
+  }
+
+  async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
+    // A pre-registered client lives in mcp.json; its secret is not copied into the store.
+    if (this.server.oauth?.clientId !== undefined) return;
+    await this.store.update(this.server.name, this.server.url, (entry) => ({ ...entry, client: info }));
+  }
+
+  async tokens(): Promise<OAuthTokens | undefined> {
+    this.lastTokens = this.interactive !== undefined ? this.sessionTokens : (await this.entry())?.tokens;
+    return this.lastTokens;
+  }
+
+  async saveTokens(tokens: OAuthTokens): Promise<void> {
+    if (this.interactive !== undefined) this.sessionTokens = tokens;
+    await this.store.update(this.server.name, this.server.url, (entry) => {
+      const next: StoredServerAuth = { ...entry, savedAt: Date.now() };
+      // A refresh answer may leave out the refresh token: the old one stays valid (RFC 6749 §6).
+      next.tokens = tokens.refresh_token === undefined && entry.tokens?.refresh_token !== undefined ? { ...tokens, refresh_token: entry.tokens.refresh_token } : tokens;
+      delete next.problem;
+      return next;
+    });
+  }
+
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    if (this.interactive === undefined) throw this.loginRequired(await this.entry());
+    this.pendingCode = await this.interactive.onAuthorizationUrl(authorizationUrl);
+  }
+
+  /** The authorization code a headless user agent obtained for the last redirect, once. */
+  takeAuthorizationCode(): string | undefined {
+    const code = this.pendingCode;
+    this.pendingCode = undefined;
+    return code;
+  }
+
+  saveCodeVerifier(codeVerifier: string): void {
+    this.verifier = codeVerifier;
+  }
+
+  codeVerifier(): string {
+    if (this.verifier === undefined) throw new Error('no PKCE code verifier: no authorization was started in this session');
+    return this.verifier;
+  }
+
+  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    if (scope === 'verifier') {
+      this.verifier = undefined;
+      return;
+    }
+    const dropped = this.lastTokens;
+    if (scope === 'all' || scope === 'tokens') this.sessionTokens = undefined;
+    await this.store.update(this.server.name, this.server.url, (entry) => {
+      const next = { ...entry };
+      if (scope === 'all' || scope === 'tokens') {
+        // Only the tokens this provider used: tokens another worker wrote meanwhile are newer and may work.
+        if (next.tokens !== undefined && (dropped === undefined || next.tokens.access_token === dropped.access_token)) {
+          delete next.tokens;
+          next.problem = 'the authorization server refused the stored token; it may have expired or been revoked';
+        }
+      }
+      if (scope === 'all' || scope === 'client') delete next.client;
+      if (scope === 'all' || scope === 'discovery') delete next.discovery;
+      return next;
+    });
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Wires OAuth into a Streamable HTTP transport: which servers get it, the provider, and the one
+ * step the SDK leaves to its caller, finishing an authorization that a headless user agent
+ * completed during the request and sending that request again.
+ */
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { HostOAuthProvider, type InteractiveAuthorization, type OAuthServer } from './host-oauth-provider';
+import type { OAuthServerConfig } from './oauth-config';
+import { oauthStorePath } from './token-store-path';
+import { OAuthTokenStore } from './token-store';
+
+/** How a connection pool does OAuth (default: the store at {@link oauthStorePath}, worker mode). */
+export interface HostOAuthOptions {
+  store?: OAuthTokenStore;
+  /** A person or headless user agent that can authorize; absent in a worker. */
+  interactive?: InteractiveAuthorization;
+}
+
+/** An HTTP server as far as OAuth cares. */
+export interface OAuthCandidate extends Omit<OAuthServer, 'oauth'> {
+  headers: Record<string, string>;
+  oauth?: OAuthServerConfig | false | undefined;
+}
+
+/** Whether the host does OAuth for the server: not turned off, and no static `Authorization` header of its own. */
+export function usesOAuth(server: OAuthCandidate): boolean {
+  return server.oauth !== false && !Object.keys(server.headers).some((name) => name.toLowerCase() === 'authorization');
+}
+
+/** The server's provider, or undefined when the host does no OAuth for it. */
+export function oauthProviderFor(server: OAuthCandidate, options: HostOAuthOptions = {}): HostOAuthProvider | undefined {
+  if (!usesOAuth(server) || server.oauth === false) return undefined;
+  const store = options.store ?? new OAuthTokenStore(oauthStorePath());
+  return new HostOAuthProvider({ name: server.name, url: server.url, oauth: server.oauth }, store, options.interactive);
+}
+
+/**
+ * When the SDK stops a request at the authorization redirect (`UnauthorizedError`) and the user
+ * agent already brought back the code, exchanges it (`finishAuth`) and sends the request again,
+ * once per redirect. A request refused that way was never accepted by the server, so sending it
+ * again is safe.
+ */
+export function finishAuthorizationAndResend(transport: StreamableHTTPClientTransport, provider: HostOAuthProvider): void {
+  const send = transport.send.bind(transport);
+  transport.send = async (message: JSONRPCMessage, options?: Parameters<Transport['send']>[1]): Promise<void> => {
+    try {
+      return await send(message, options);
+    } catch (err) {
+      const code = err instanceof UnauthorizedError ? provider.takeAuthorizationCode() : undefined;
+      if (code === undefined) throw err;
+      await transport.finishAuth(code);
+      return send(message, options);
+    }
+  };
+}
