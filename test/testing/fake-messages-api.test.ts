@@ -332,3 +332,26 @@ describe('fake Messages API, rules mode', () => {
     expect(next.stop_reason).toBe('end_turn');
   });
 });
+
+describe('fake Messages API, request log (issue 13 item 9)', () => {
+  it('keeps the newest requests within maxRecordedBytes of bodies, dropping the oldest', async () => {
+    // Passed as a variable: the option is what this test is about.
+    const options = { mode: 'rules' as const, maxRecordedBytes: 20_000 };
+    const fake = await startFakeMessagesApi(options);
+    try {
+      const client = sdkClientFor(fake.url);
+      for (let i = 0; i < 20; i++) {
+        await client.messages.create({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: `request ${i} ${'x'.repeat(3000)}` }] });
+      }
+      const bytes = fake.requests.reduce((sum, r) => sum + Buffer.byteLength(JSON.stringify(r.body), 'utf8'), 0);
+      expect(bytes).toBeLessThanOrEqual(20_000);
+      expect(fake.requests.length).toBeGreaterThanOrEqual(5);
+      expect(fake.requests.length).toBeLessThan(20);
+      const last = fake.requests.at(-1)?.body as { messages: Array<{ content: string }> };
+      expect(last.messages[0]?.content).toMatch(/^request 19 /);
+      expect((fake as { droppedRequests?: () => number }).droppedRequests?.()).toBe(20 - fake.requests.length);
+    } finally {
+      await fake.close();
+    }
+  });
+});
