@@ -141,6 +141,7 @@ export async function startMessagesApiServer(options: MessagesApiServerOptions):
       headers: lowerCaseHeaders(req),
       body: parsed.ok ? parsed.value : raw,
       receivedAt: Date.now(),
+      bytes: Buffer.byteLength(raw, 'utf8'),
     };
     onRequest?.(received);
 

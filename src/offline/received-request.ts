@@ -9,4 +9,6 @@ export interface ReceivedRequest {
   body: unknown;
   /** `Date.now()` when the request's body had been read. */
   receivedAt: number;
+  /** Size of the body as received, in bytes (what a log of requests holds on to). */
+  bytes: number;
 }

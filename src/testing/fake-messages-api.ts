@@ -1,14 +1,20 @@
 import { respondByRules, startMessagesApiServer } from '../offline';
 import { answerStep, scriptRanOut } from './answer-step';
 import type { RecordedRequest } from './recorded-request';
+import { DEFAULT_MAX_RECORDED_BYTES, RequestLog } from './request-log';
 import type { ScriptStep } from './script-step';
 
 /** A running fake of `POST /v1/messages`, scripted by a test. */
 export interface FakeMessagesApi {
   /** e.g. `http://127.0.0.1:PORT`: the SDK's `baseURL` (it appends `/v1/messages`). */
   readonly url: string;
-  /** Every request received, in order, including invalid ones and ones that found no step. */
+  /**
+   * The requests received, in order, including invalid ones and ones that found no step; the
+   * newest `maxRecordedBytes` of them (the oldest are dropped past it, see {@link droppedRequests}).
+   */
   readonly requests: RecordedRequest[];
+  /** How many of the oldest requests were dropped from `requests` to stay under `maxRecordedBytes`. */
+  droppedRequests(): number;
   /** Scripted mode: each request consumes the next step. Rules mode: queued steps go first. */
   enqueue(...steps: ScriptStep[]): void;
   /** Steps not consumed yet. */
@@ -32,6 +38,8 @@ export interface FakeMessagesApiOptions {
   script?: ScriptStep[];
   /** One line per request. */
   log?: (line: string) => void;
+  /** Bound of `requests`, in bytes of request bodies (default 128 MiB): the oldest go first. */
+  maxRecordedBytes?: number;
 }
 
 /**
@@ -43,13 +51,14 @@ export interface FakeMessagesApiOptions {
 export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {}): Promise<FakeMessagesApi> {
   const mode = options.mode ?? 'scripted';
   const queue: ScriptStep[] = [...(options.script ?? [])];
-  const requests: RecordedRequest[] = [];
+  const log = new RequestLog(options.maxRecordedBytes ?? DEFAULT_MAX_RECORDED_BYTES);
+  const requests = log.requests;
   const server = await startMessagesApiServer({
-    onRequest: (request) => requests.push(request),
+    onRequest: (request) => log.add(request),
     respond: (request, signal) => {
       const step = queue.shift();
       if (step) return answerStep(step, request, signal);
-      return mode === 'rules' ? respondByRules(request.body) : scriptRanOut(requests.length);
+      return mode === 'rules' ? respondByRules(request.body) : scriptRanOut(log.received());
     },
     label: mode,
     ...(options.port !== undefined ? { port: options.port } : {}),
@@ -59,6 +68,7 @@ export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {})
   return {
     url: server.url,
     requests,
+    droppedRequests: () => log.dropped(),
     enqueue(...steps: ScriptStep[]): void {
       queue.push(...steps);
     },
