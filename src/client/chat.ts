@@ -4,6 +4,7 @@ import type { Settings } from '../config/settings';
 import { endConversation, history, sendMessage, startConversation, status } from './commands';
 import type { ConversationOptionsInput } from './conversation-options';
 import { renderHistory } from './render-history';
+import { renderStatus } from './render-status';
 
 /**
  * The `chat` REPL: each line is a user turn (sent as an update, answered when the turn is done).
@@ -44,7 +45,7 @@ export async function runChat(
             continue;
           }
           if (line === '/history') console.log(renderHistory(await history(client, id)));
-          if (line === '/status') console.log(JSON.stringify(await status(client, id), null, 2));
+          if (line === '/status') console.log(renderStatus(await status(client, id)));
           if (line === '/end') {
             const summary = await endConversation(client, id);
             console.log(`ended: ${summary.status.turnsCompleted} turns`);

@@ -7,7 +7,11 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { readSettings, type Settings } from '../config/settings';
 import type { TurnResult } from '../conversation/types';
 import { runChat } from './chat';
-import { endConversation, history, sendMessage, startConversation, status } from './commands';
+import { endConversation, history, listConversations, sendMessage, startConversation, status } from './commands';
+import { LISTED_STATES } from './conversation-listing';
+import { renderListing } from './render-listing';
+import { renderStatus } from './render-status';
+import { renderCatalogue, toolCatalogue } from './tool-catalogue';
 import { connectClient } from './connect';
 import type { ConversationOptionsInput } from './conversation-options';
 import { parseContextStrategy } from '../context/strategy-spec';
@@ -26,7 +30,9 @@ export const USAGE = `usage:
   mcp-host status ID [--json]
   mcp-host end ID
   mcp-host chat [--id ID] [--system TEXT] [--model M] [--context SPEC] [--no-cache]
-environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE,
+  mcp-host list [--state idle|running|ended] [--limit N] [--json]
+  mcp-host tools [--json] [--verbose]        (the catalogue a worker with MCP_CONFIG offers)
+environment: MCP_CONFIG, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE,
   TEMPORAL_CONFIG_FILE (read as the temporal CLI reads them), MCP_HOST_TASK_QUEUE, CLAUDE_MODEL`;
 
 type Out = (text: string) => void;
@@ -139,23 +145,32 @@ export async function runCli(argv: string[], given?: Settings, out: Out = consol
         const { values, positionals } = parse({ json: { type: 'boolean' } });
         const [id] = exactly(positionals, ['ID']);
         const s = await status(await client(), id ?? '');
-        out(
-          values.json
-            ? JSON.stringify(s, null, 2)
-            : [
-                `state: ${s.state}   turns: ${s.turnsCompleted}   pending: ${s.pendingTurns}   messages: ${s.messageCount}   tools: ${s.toolCount}`,
-                `model calls: ${s.modelCalls}   tool calls: ${s.toolCalls} (errors: ${s.toolErrors}, host errors: ${s.hostToolErrors})`,
-                `tokens: input ${s.usage.inputTokens}, output ${s.usage.outputTokens}, cache write ${s.usage.cacheCreationInputTokens}, cache read ${s.usage.cacheReadInputTokens}`,
-                `cost: ${s.cost.priced ? `$${s.cost.usd.toFixed(4)} (estimate)` : `unpriced model`}   context: ${s.context.strategy}, last prompt ${s.context.lastPromptTokens} of ${s.context.contextWindow} tokens${s.context.summaryCovers > 0 ? `, summary covers ${s.context.summaryCovers} messages` : ''}`,
-                `last stop_reason: ${s.lastStopReason ?? '-'}   last turn: ${s.lastTurn ? s.lastTurn.status : '-'}`,
-              ].join('\n'),
-        );
+        out(values.json ? JSON.stringify(s, null, 2) : renderStatus(s));
         return 0;
       }
       case 'end': {
         const [id] = exactly(parse({}).positionals, ['ID']);
         const summary = await endConversation(await client(), id ?? '');
         out(`ended ${id ?? ''}: ${summary.status.turnsCompleted} turns, ${summary.messages} messages, ${summary.status.modelCalls} model calls, ${summary.status.toolCalls} tool calls`);
+        return 0;
+      }
+      case 'list': {
+        const { values, positionals } = parse({ state: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' } });
+        exactly(positionals, []);
+        const state = values.state;
+        if (state !== undefined && !(LISTED_STATES as readonly string[]).includes(state)) {
+          throw new UsageError(`--state must be one of ${LISTED_STATES.join(', ')}, got "${state}"`);
+        }
+        const limit = positiveInt('limit', values.limit) ?? 50;
+        const rows = await listConversations(await client(), { taskQueue: config().taskQueue, limit, ...(state !== undefined ? { state } : {}) });
+        out(values.json ? JSON.stringify(rows, null, 2) : renderListing(rows));
+        return 0;
+      }
+      case 'tools': {
+        const { values, positionals } = parse({ json: { type: 'boolean' }, verbose: { type: 'boolean' } });
+        exactly(positionals, []);
+        const rows = await toolCatalogue(config().mcpConfigPath, values.verbose === true ? err : undefined);
+        out(values.json ? JSON.stringify(rows, null, 2) : renderCatalogue(rows));
         return 0;
       }
       case 'chat': {

@@ -10,6 +10,7 @@ import { conversationOptions, type ConversationOptionsInput } from './conversati
 import { userMessageProblem } from '../conversation/user-message-problem';
 import { initialProgressAttributes, progressAttributesRegistered } from './progress-attributes';
 import { startMetadata } from './start-metadata';
+import { listedProgress, listQuery, type ListedProgress } from './conversation-listing';
 
 /** Refuses a turn that cannot be sent (empty, or too large for Temporal), before anything is sent. */
 function checkUserMessage(message: string): void {
@@ -111,8 +112,8 @@ export async function postMessage(client: Client, id: string, message: string, o
   await (await existing(client, id)).signal(userMessageSignal, message, { messageId: options.messageId ?? randomUUID() });
 }
 
-/** A conversation as the server's visibility store lists it. */
-export interface ConversationListing {
+/** A conversation as the server's visibility store lists it, with its progress (src/client/conversation-listing.ts). */
+export interface ConversationListing extends ListedProgress {
   id: string;
   runId: string;
   /** The workflow execution's status: RUNNING while it takes turns, COMPLETED once ended, … */
@@ -122,13 +123,21 @@ export interface ConversationListing {
   taskQueue: string;
 }
 
-/** Conversations, newest first, from visibility (what the Web UI's workflow list shows). */
-export async function listConversations(client: Client, options: { taskQueue?: string; limit?: number } = {}): Promise<ConversationListing[]> {
+/**
+ * Conversations, newest first, from visibility (what the Web UI's workflow list shows), one row per
+ * conversation. `state` filters on the `McpHostState` search attribute, which the namespace must have.
+ */
+export async function listConversations(
+  client: Client,
+  options: { taskQueue?: string; limit?: number; state?: string } = {},
+): Promise<ConversationListing[]> {
   const limit = options.limit ?? 100;
-  if (options.taskQueue?.includes('"')) throw new Error(`a task queue name with a double quote cannot be listed: ${options.taskQueue}`);
-  const taskQueue = options.taskQueue !== undefined ? ` AND TaskQueue = "${options.taskQueue}"` : '';
+  if (options.state !== undefined && !(await progressAttributesRegistered(client))) {
+    throw new Error(`cannot filter by state: the namespace has no McpHostState search attribute (register it: docs/cluster.md#search-attributes)`);
+  }
+  const query = listQuery(conversationWorkflow.name, options);
   const found: ConversationListing[] = [];
-  for await (const execution of client.workflow.list({ query: `WorkflowType = '${conversationWorkflow.name}'${taskQueue}`, pageSize: Math.min(limit, 1000) })) {
+  for await (const execution of client.workflow.list({ query, pageSize: Math.min(limit, 1000) })) {
     found.push({
       id: execution.workflowId,
       runId: execution.runId,
@@ -136,6 +145,7 @@ export async function listConversations(client: Client, options: { taskQueue?: s
       startTime: execution.startTime,
       ...(execution.closeTime !== undefined ? { closeTime: execution.closeTime } : {}),
       taskQueue: execution.taskQueue,
+      ...listedProgress(execution),
     });
     if (found.length >= limit) break;
   }

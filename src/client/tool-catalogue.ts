@@ -1,0 +1,47 @@
+/**
+ * `mcp-host tools`: the merged catalogue a worker with this `mcp.json` offers Claude, built the way
+ * the worker builds it (same loader, same connections, same naming and filtering), then closed.
+ */
+import { loadMcpConfig } from '../mcp/config';
+import { McpConnections } from '../mcp/mcp-connections';
+import { buildToolCatalog } from '../mcp/tool-catalog';
+import { toolRouteEntries } from '../conversation/tool-routes';
+
+/** One tool as Claude sees it and where it lives. */
+export interface CatalogueRow {
+  /** The name Claude calls it by (prefixed when two servers list the same name). */
+  claudeName: string;
+  server: string;
+  /** The tool's own name on its MCP server. */
+  mcpName: string;
+  description: string;
+}
+
+/** Lists every server of the `mcp.json` at `configPath` and returns the merged catalogue. */
+export async function toolCatalogue(configPath: string, log: (line: string) => void = () => undefined): Promise<CatalogueRow[]> {
+  const servers = await loadMcpConfig(configPath);
+  const connections = new McpConnections(servers, log);
+  try {
+    const catalog = await buildToolCatalog(connections);
+    const descriptions = new Map(catalog.tools.map((tool) => [tool.name, tool.description ?? '']));
+    return toolRouteEntries(catalog).map(([claudeName, route]) => ({
+      claudeName,
+      server: route.server,
+      mcpName: route.name,
+      description: descriptions.get(claudeName) ?? '',
+    }));
+  } finally {
+    await connections.closeAll();
+  }
+}
+
+/** The catalogue as a table: Claude name, server, MCP name. */
+export function renderCatalogue(rows: readonly CatalogueRow[]): string {
+  if (rows.length === 0) return '(no tools)';
+  const widths = [
+    Math.max('CLAUDE NAME'.length, ...rows.map((r) => r.claudeName.length)),
+    Math.max('SERVER'.length, ...rows.map((r) => r.server.length)),
+  ] as const;
+  const line = (a: string, b: string, c: string): string => `${a.padEnd(widths[0])}  ${b.padEnd(widths[1])}  ${c}`;
+  return [line('CLAUDE NAME', 'SERVER', 'MCP NAME'), ...rows.map((r) => line(r.claudeName, r.server, r.mcpName))].join('\n');
+}
