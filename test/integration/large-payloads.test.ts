@@ -1,0 +1,101 @@
+/**
+ * Issue 13 item 1: a conversation whose state is far above Temporal's 2 MB payload limit, because
+ * it holds many images (base64 of random bytes: gzip cannot shrink them), still continues as new,
+ * still answers, and `history` (the CLI's and ConversationClient's) still reads all of it, page by
+ * page. Large payloads go to the external payload store (src/temporal/payload-store/).
+ */
+import { randomUUID } from 'node:crypto';
+import { history } from '../../src/client/commands';
+import { conversationOptions } from '../../src/client/conversation-options';
+import type { MessageParam } from '../../src/conversation/types';
+import type { ScriptStep } from '../../src/testing';
+import { conversationWorkflow } from '../../src/workflows';
+import { sendMessageUpdate, statusQuery } from '../../src/workflows/definitions';
+import { photoBase64 } from '../fixtures/photo-bytes';
+import { tsServer } from '../support/repo';
+import { startTestWorker, type TestWorker } from '../support/test-worker';
+
+const TURNS = 10;
+const PHOTOS = 4; // parallel tool calls per turn
+const PHOTO_CHARS = 90_000; // under the 100,000-character cut of a tool result
+
+const uses = (turn: number) =>
+  Array.from({ length: PHOTOS }, (_, k) => ({ type: 'tool_use' as const, id: `toolu_p${turn}_${k}`, name: 'photo', input: { seed: `${turn}-${k}`, size: PHOTO_CHARS } }));
+
+/** The messages one turn adds, exactly. */
+function expectedTurn(turn: number): MessageParam[] {
+  return [
+    { role: 'user', content: `photos ${turn}` },
+    { role: 'assistant', content: [{ type: 'text', text: `taking ${PHOTOS} photos` }, ...uses(turn)] },
+    {
+      role: 'user',
+      content: uses(turn).map((use) => ({
+        type: 'tool_result' as const,
+        tool_use_id: use.id,
+        content: [{ type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: photoBase64(use.input.seed, PHOTO_CHARS) } }],
+      })),
+    },
+    { role: 'assistant', content: [{ type: 'text', text: `seen ${turn}` }] },
+  ];
+}
+
+/** The scripted model: photos for a new turn, then an answer. */
+const model: ScriptStep = {
+  kind: 'respond',
+  respond: (request) => {
+    const messages = (request.body as { messages: MessageParam[] }).messages;
+    const last = messages.at(-1);
+    const firstText = (m: MessageParam | undefined): string =>
+      typeof m?.content === 'string' ? m.content : (m?.content.find((b) => b.type === 'text') as { text?: string } | undefined)?.text ?? '';
+    const turnOf = (text: string): number => Number(text.replace('photos ', ''));
+    if (last && firstText(last).startsWith('photos ')) {
+      return { kind: 'message', content: [{ type: 'text', text: `taking ${PHOTOS} photos` }, ...uses(turnOf(firstText(last)))], stop_reason: 'tool_use' };
+    }
+    const asked = [...messages].reverse().find((m) => m.role === 'user' && firstText(m).startsWith('photos '));
+    return { kind: 'message', content: [{ type: 'text', text: `seen ${turnOf(firstText(asked))}` }], stop_reason: 'end_turn' };
+  },
+};
+
+describe('large payloads (issue 13 item 1)', () => {
+  let w: TestWorker;
+  beforeAll(async () => {
+    w = await startTestWorker({ servers: [tsServer('photo', 'test/fixtures/photo-server.ts')] });
+  });
+  afterAll(async () => {
+    await w?.stop();
+  });
+
+  test('a transcript of 40 images (3.6 MB, ~2.7 MB gzipped) continues as new, answers, and history reads it all', async () => {
+    w.fake.enqueue(...Array.from({ length: 2 * (TURNS + 1) }, () => model));
+    const workflowId = `photos-${randomUUID()}`;
+    // Continue-as-new only once the state is well above 2 MB (about 30 events a turn).
+    const handle = await w.client.workflow.start(conversationWorkflow, {
+      taskQueue: w.taskQueue,
+      workflowId,
+      args: [{ options: conversationOptions({ maxIterations: 3, continueAsNewAfterEvents: 240 }) }],
+    });
+    const firstRunId = handle.firstExecutionRunId;
+    const send = (turn: number): Promise<unknown> =>
+      Promise.race([
+        w.client.workflow.getHandle(workflowId).executeUpdate(sendMessageUpdate, { args: [`photos ${turn}`] }),
+        new Promise((_, reject) => setTimeout(() => reject(new Error(`turn ${turn}: no answer within 60 s`)), 60_000)),
+      ]);
+    for (let turn = 1; turn <= TURNS; turn++) {
+      expect(await send(turn)).toMatchObject({ status: 'completed', text: `seen ${turn}` });
+    }
+    // One more turn after the state passed 2 MB: the conversation continued as new and still answers.
+    for (;;) {
+      const description = await w.client.workflow.getHandle(workflowId).describe();
+      if (description.runId !== firstRunId) break;
+      expect((await w.client.workflow.getHandle(workflowId).query(statusQuery)).messageCount).toBeLessThanOrEqual(4 * TURNS);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(await send(TURNS + 1)).toMatchObject({ status: 'completed', text: `seen ${TURNS + 1}` });
+
+    const messages = await history(w.client, workflowId);
+    const expected = Array.from({ length: TURNS + 1 }, (_, i) => expectedTurn(i + 1)).flat();
+    expect(messages.length).toBe(expected.length);
+    expect(messages).toEqual(expected);
+    expect(JSON.stringify(messages.slice(0, 4 * TURNS)).length).toBeGreaterThan(3.5 * 1024 * 1024);
+  }, 10 * 60_000);
+});
