@@ -7,7 +7,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { readSettings, type Settings } from '../config/settings';
 import type { TurnResult } from '../conversation/types';
 import { runChat } from './chat';
-import { endConversation, history, listConversations, sendMessage, startConversation, status } from './commands';
+import { cancelTurn, endConversation, history, listConversations, sendMessage, startConversation, status } from './commands';
 import { LISTED_STATES } from './conversation-listing';
 import { renderListing } from './render-listing';
 import { renderStatus } from './render-status';
@@ -29,6 +29,7 @@ export const USAGE = `usage:
   mcp-host history ID [--json]
   mcp-host status ID [--json]
   mcp-host end ID
+  mcp-host cancel ID                         (cancels the running turn only; the conversation goes on)
   mcp-host chat [--id ID] [--system TEXT] [--model M] [--context SPEC] [--no-cache]
   mcp-host list [--state idle|running|ended] [--limit N] [--json]
   mcp-host tools [--json] [--verbose]        (the catalogue a worker with MCP_CONFIG offers)
@@ -146,6 +147,12 @@ export async function runCli(argv: string[], given?: Settings, out: Out = consol
         const [id] = exactly(positionals, ['ID']);
         const s = await status(await client(), id ?? '');
         out(values.json ? JSON.stringify(s, null, 2) : renderStatus(s));
+        return 0;
+      }
+      case 'cancel': {
+        const [id] = exactly(parse({}).positionals, ['ID']);
+        const cancelled = await cancelTurn(await client(), id ?? '');
+        out(cancelled ? `turn ${cancelled.turnId} ended: ${cancelled.status}` : 'no turn was running');
         return 0;
       }
       case 'end': {

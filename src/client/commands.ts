@@ -5,7 +5,7 @@ import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client, type Wo
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ConversationStatus, ConversationSummary, MessageParam, TurnResult } from '../conversation/types';
 import { conversationWorkflow } from '../workflows';
-import { endSignal, messagesQuery, sendMessageUpdate, statusQuery, userMessageSignal } from '../workflows/definitions';
+import { cancelTurnUpdate, endSignal, messagesQuery, sendMessageUpdate, statusQuery, userMessageSignal } from '../workflows/definitions';
 import { conversationOptions, type ConversationOptionsInput } from './conversation-options';
 import { userMessageProblem } from '../conversation/user-message-problem';
 import { initialProgressAttributes, progressAttributesRegistered } from './progress-attributes';
@@ -160,6 +160,14 @@ export async function history(client: Client, id: string): Promise<MessageParam[
 /** The status query. */
 export async function status(client: Client, id: string): Promise<ConversationStatus> {
   return (await existing(client, id)).query(statusQuery);
+}
+
+/**
+ * Cancels the running turn, and only it: returns that turn's result once it has ended (status
+ * `cancelled`, or how it ended if it finished first), or null when no turn was running.
+ */
+export async function cancelTurn(client: Client, id: string): Promise<TurnResult | null> {
+  return (await (await existing(client, id)).executeUpdate(cancelTurnUpdate)).turn;
 }
 
 /** Ends a conversation once its pending turns are done, and returns its summary. */

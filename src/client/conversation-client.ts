@@ -6,6 +6,7 @@ import type { Client } from '@temporalio/client';
 import { DEFAULTS, readSettings } from '../config/settings';
 import type { ConversationStatus, ConversationSummary, MessageParam, TurnResult } from '../conversation/types';
 import {
+  cancelTurn,
   endConversation,
   history,
   listConversations,
@@ -97,6 +98,14 @@ export class ConversationClient {
   /** Turns, counts, token usage, cost, context state. */
   status(id: string): Promise<ConversationStatus> {
     return status(this.client, id);
+  }
+
+  /**
+   * Cancels the running turn only (its tool uses are answered, it ends `cancelled`, queued turns
+   * run next); resolves with its result once it has ended, or null when no turn was running.
+   */
+  cancelTurn(id: string): Promise<TurnResult | null> {
+    return cancelTurn(this.client, id);
   }
 
   /** Ends a conversation once its pending turns are done; resolves with its summary. */

@@ -91,7 +91,9 @@ export type TurnStatus =
   | 'context_window_exceeded'
   | 'iteration_limit'
   | 'unknown_stop_reason'
-  | 'failed';
+  | 'failed'
+  /** Cancelled by the user (`cancelTurn`): tool uses in flight answered by the host. */
+  | 'cancelled';
 
 /** The outcome of one user turn: what the update returns and the status keeps. */
 export interface TurnResult {

@@ -6,6 +6,7 @@
 import {
   allHandlersFinished,
   ApplicationFailure,
+  CancellationScope,
   condition,
   continueAsNew,
   currentUpdateInfo,
@@ -24,6 +25,7 @@ import {
 } from '../conversation/conversation-state';
 import type { ConversationOptions, ConversationSummary, TurnResult } from '../conversation/types';
 import {
+  cancelTurnUpdate,
   contextSummaryQuery,
   endSignal,
   messagesQuery,
@@ -44,6 +46,12 @@ export interface ConversationInput {
   carried?: CarriedState;
 }
 
+/** The turn being run: its cancellation scope, and whether the user asked to cancel it. */
+interface RunningTurn {
+  scope: CancellationScope | null;
+  cancelledByUser: boolean;
+}
+
 /** Whether this run's history is long enough to hand the conversation to a new run. */
 function historyIsLong(state: ConversationState): boolean {
   const info = workflowInfo();
@@ -51,7 +59,7 @@ function historyIsLong(state: ConversationState): boolean {
   return info.continueAsNewSuggested || (limit !== undefined && info.historyLength >= limit);
 }
 
-function installHandlers(state: ConversationState, ended: () => boolean): void {
+function installHandlers(state: ConversationState, ended: () => boolean, running: RunningTurn): void {
   setHandler(messagesQuery, () => state.messages);
   setHandler(messagesSliceQuery, (from, to) => state.messages.slice(from, to));
   setHandler(toolsQuery, () => ({ digest: state.catalog?.digest ?? '', tools: state.catalog?.tools ?? [] }));
@@ -64,6 +72,14 @@ function installHandlers(state: ConversationState, ended: () => boolean): void {
     if (key !== undefined && acceptedTurn(state, key)) return;
     const turnId = enqueueTurn(state, text, false);
     if (key !== undefined) rememberTurn(state, key, turnId);
+  });
+  setHandler(cancelTurnUpdate, async () => {
+    const turnId = state.currentTurn;
+    if (turnId === null || running.scope === null) return { turn: null };
+    running.cancelledByUser = true;
+    running.scope.cancel();
+    await condition(() => state.currentTurn !== turnId);
+    return { turn: state.lastTurn?.turnId === turnId ? state.lastTurn : null };
   });
   setHandler(endSignal, () => {
     state.endRequested = true;
@@ -109,7 +125,8 @@ function installHandlers(state: ConversationState, ended: () => boolean): void {
 export async function conversationWorkflow(input: ConversationInput): Promise<ConversationSummary> {
   const state = input.carried ? continuedState(input.carried) : newConversationState(input.options);
   let ended = false;
-  installHandlers(state, () => ended);
+  const running: RunningTurn = { scope: null, cancelledByUser: false };
+  installHandlers(state, () => ended, running);
   reportProgress(state);
 
   for (;;) {
@@ -125,7 +142,13 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     await condition(() => state.pending.length > 0 || state.endRequested);
     const turn = state.pending.shift();
     if (!turn) break;
-    recordTurn(state, turn, await runTurn(state, turn));
+    // Each turn in a scope of its own, so that `cancelTurn` cancels this turn and nothing else.
+    const scope = new CancellationScope();
+    running.scope = scope;
+    running.cancelledByUser = false;
+    const result = await scope.run(() => runTurn(state, turn, { cancelledByUser: () => running.cancelledByUser }));
+    running.scope = null;
+    recordTurn(state, turn, result);
     reportProgress(state);
   }
   ended = true;

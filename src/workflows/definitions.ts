@@ -25,6 +25,18 @@ export const userMessageSignal = defineSignal<[text: string, meta?: UserMessageM
  */
 export const sendMessageUpdate = defineUpdate<TurnResult, [text: string]>('sendMessage');
 
+/** What `cancelTurn` did: the cancelled turn's result, or null when no turn was running. */
+export interface CancelTurnResult {
+  turn: TurnResult | null;
+}
+
+/**
+ * Cancels the running turn, and only it: its Claude or tool calls are cancelled, every tool_use
+ * it asked for is answered, it ends with status `cancelled`, and the turns queued after it run.
+ * Returns once the turn has ended.
+ */
+export const cancelTurnUpdate = defineUpdate<CancelTurnResult>('cancelTurn');
+
 /** Ends the conversation once the pending turns are done; the workflow completes with a summary. */
 export const endSignal = defineSignal('end');
 

@@ -5,6 +5,7 @@
  * of the tool retry policy) becomes an `is_error` result written by the host, so the model can
  * react and nothing loops. A lost worker is not the tool's failure: the call is retried until it runs.
  */
+import { isCancellation } from '@temporalio/workflow';
 import type { ToolResultBlock, ToolUseBlock } from '../conversation/transcript';
 import type { ConversationState } from '../conversation/conversation-state';
 import { findToolRoute } from '../conversation/tool-routes';
@@ -40,9 +41,39 @@ async function runOne(state: ConversationState, toolUse: ToolUseBlock): Promise<
       ? { type: 'tool_result', tool_use_id: toolUse.id, content: output.content, is_error: true }
       : { type: 'tool_result', tool_use_id: toolUse.id, content: output.content };
   } catch (err) {
+    // A cancellation is not the tool's failure: the caller decides what it means (runTools).
+    if (isCancellation(err)) throw err;
     state.hostToolErrors += 1;
     return hostError(toolUse, `[host] Tool "${toolUse.name}" could not be run: ${failureMessage(err)}`);
   }
+}
+
+/** What running one reply's tool uses gave. */
+export interface ToolRun {
+  /** One result per tool use, in block order. */
+  results: ToolResultBlock[];
+  /** Set when the run was cancelled: the tools cut short are answered with the host's `is_error` result. */
+  cancelled?: Error;
+}
+
+/**
+ * Runs all tool uses at once; results come back in block order whatever order they finish in.
+ * Cancelled (the turn's scope), every tool use is still answered, so the history stays valid: the
+ * finished ones with their results, the others with a host `is_error` result; the caller then
+ * ends the turn (or, when the whole workflow is cancelled, does not record them at all).
+ */
+export async function runToolsUntilCancelled(state: ConversationState, toolUses: readonly ToolUseBlock[]): Promise<ToolRun> {
+  const settled = await Promise.allSettled(toolUses.map((toolUse) => runOne(state, toolUse)));
+  let cancelled: Error | undefined;
+  const results = settled.map((outcome, index): ToolResultBlock => {
+    if (outcome.status === 'fulfilled') return outcome.value;
+    // runOne turns every failure but a cancellation into a result.
+    if (!isCancellation(outcome.reason)) throw outcome.reason;
+    cancelled ??= outcome.reason instanceof Error ? outcome.reason : new Error(String(outcome.reason));
+    const toolUse = toolUses[index] as ToolUseBlock;
+    return hostError(toolUse, `[host] The turn was cancelled before tool "${toolUse.name}" finished; it may have run in part.`);
+  });
+  return { results, ...(cancelled !== undefined ? { cancelled } : {}) };
 }
 
 /** Runs all tool uses at once; results come back in block order whatever order they finish in. */

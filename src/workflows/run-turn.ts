@@ -2,7 +2,7 @@
  * One user turn: the seed's loop (§8.2) with every stop reason handled on purpose (S17).
  * Claude is called with a reference to the transcript, never the transcript itself.
  */
-import { workflowInfo } from '@temporalio/workflow';
+import { isCancellation, workflowInfo } from '@temporalio/workflow';
 import {
   addUserText,
   appendAssistant,
@@ -21,7 +21,7 @@ import { canEscalate, escalate } from '../context/escalate-strategy';
 import { summaryDue } from '../context/summary-split';
 import { addUsage } from '../conversation/usage-totals';
 import { failureMessage } from './failure-message';
-import { notRunResults, runTools } from './run-tools';
+import { notRunResults, runToolsUntilCancelled } from './run-tools';
 
 async function refreshCatalog(state: ConversationState): Promise<void> {
   const listed = await catalogActivities(state.options).listTools(state.catalog ? { knownDigest: state.catalog.digest } : {});
@@ -50,7 +50,8 @@ async function refreshSummary(state: ConversationState, force: boolean): Promise
     });
     state.usage = addUsage(state.usage, result.usage);
     if (result.summary) state.contextSummary = result.summary;
-  } catch {
+  } catch (err) {
+    if (isCancellation(err)) throw err;
     // Keep the previous summary; the next due point tries again.
   }
 }
@@ -89,25 +90,52 @@ function guardContext(state: ConversationState, reply: ClaudeReply): boolean {
   return compact;
 }
 
-/** Runs one turn to its end and returns its result; never throws for model or tool failures. */
-export async function runTurn(state: ConversationState, turn: PendingTurn): Promise<TurnResult> {
+/** How the workflow tells a turn why it is being cancelled. */
+export interface TurnControl {
+  /** The user cancelled this turn (`cancelTurn`), as opposed to the whole workflow being cancelled. */
+  cancelledByUser(): boolean;
+}
+
+/**
+ * Runs one turn to its end and returns its result; never throws for model or tool failures.
+ * Cancelled by the user, it answers the tool uses in flight and ends `cancelled`; any other
+ * cancellation (the workflow's) is rethrown, and nothing more is recorded.
+ */
+export async function runTurn(state: ConversationState, turn: PendingTurn, control: TurnControl = { cancelledByUser: () => false }): Promise<TurnResult> {
   state.currentTurn = turn.turnId;
   addUserText(state, turn.text);
-  let modelCalls = 0;
-  let toolCalls = 0;
+  const counts = { modelCalls: 0, toolCalls: 0 };
   const result = (status: TurnStatus, text: string, stopReason: string | null, error?: string): TurnResult => ({
     turnId: turn.turnId,
     status,
     text,
     stopReason,
-    modelCalls,
-    toolCalls,
+    ...counts,
     ...(error !== undefined ? { error } : {}),
   });
 
   try {
+    return await runSteps(state, control, counts, result);
+  } catch (err) {
+    if (isCancellation(err) && control.cancelledByUser()) return result('cancelled', '', null, 'cancelled by the user');
+    throw err;
+  }
+}
+
+type ResultOf = (status: TurnStatus, text: string, stopReason: string | null, error?: string) => TurnResult;
+
+/** The turn's calls so far. */
+interface TurnCounts {
+  modelCalls: number;
+  toolCalls: number;
+}
+
+/** The turn's loop, counting its calls in `counts`. */
+async function runSteps(state: ConversationState, control: TurnControl, counts: TurnCounts, result: ResultOf): Promise<TurnResult> {
+  try {
     await refreshCatalog(state);
   } catch (err) {
+    if (isCancellation(err)) throw err;
     return result('failed', '', null, `could not list the MCP tools: ${failureMessage(err)}`);
   }
 
@@ -118,10 +146,11 @@ export async function runTurn(state: ConversationState, turn: PendingTurn): Prom
     try {
       reply = await askClaude(state);
     } catch (err) {
+      if (isCancellation(err)) throw err;
       // The history stays valid (it ends with this turn's user message); the next turn joins it.
       return result('failed', '', null, `the Claude call failed: ${failureMessage(err)}`);
     }
-    modelCalls += 1;
+    const modelCalls = ++counts.modelCalls;
     recordModelCall(state, reply.usage, reply.stopReason);
     forceSummary = guardContext(state, reply);
     const decision = decideOnStopReason(reply.stopReason);
@@ -142,8 +171,13 @@ export async function runTurn(state: ConversationState, turn: PendingTurn): Prom
             `stopped after ${modelCalls} model calls (the limit per turn); the tools of the last reply were not run`);
         }
         // Counted once they run: the turn's count matches the status's (calls made, not calls asked for).
-        toolCalls += toolUses.length;
-        appendMessages(state, toolResultsMessage(await runTools(state, toolUses)));
+        counts.toolCalls += toolUses.length;
+        const run = await runToolsUntilCancelled(state, toolUses);
+        // Cancelled by the user, the answered tool uses keep the history valid for the next turn;
+        // the workflow cancelled, nothing more is recorded.
+        if (run.cancelled !== undefined && !control.cancelledByUser()) throw run.cancelled;
+        appendMessages(state, toolResultsMessage(run.results));
+        if (run.cancelled !== undefined) throw run.cancelled;
         continue;
       }
       case 'continue':

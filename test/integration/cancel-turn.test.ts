@@ -5,6 +5,7 @@
  */
 import { WorkflowFailedError } from '@temporalio/client';
 import { CancelledFailure } from '@temporalio/common';
+import { ConversationClient } from '../../src/client/conversation-client';
 import type { ScriptStep } from '../../src/testing';
 import type { ContentBlockParam, TurnResult } from '../../src/conversation/types';
 import { messagesQuery, sendMessageUpdate, statusQuery, userMessageSignal } from '../../src/workflows/definitions';
@@ -25,12 +26,28 @@ const slowAndFast = (id: string): ScriptStep => ({
   stop_reason: 'tool_use',
 });
 
+/** Opens every gate a test made, so no request waits through shutdown. */
+const gates: Array<() => void> = [];
+
+/** An answer that comes only once its gate opens: a Claude call in flight for as long as a test needs. */
+function gated(text: string): ScriptStep {
+  const gate = new Promise<void>((resolve) => gates.push(resolve));
+  return {
+    kind: 'respond',
+    respond: async () => {
+      await gate;
+      return ok(text);
+    },
+  };
+}
+
 describe('cancellation', () => {
   let w: TestWorker;
   beforeAll(async () => {
     w = await startTestWorker({ servers: [tsServer('lab', 'test/fixtures/lab-server.ts')] });
   });
   afterAll(async () => {
+    for (const open of gates) open();
     await w?.stop();
   });
   beforeEach(() => {
@@ -41,7 +58,7 @@ describe('cancellation', () => {
     w.fake.enqueue(slowAndFast('wf'));
     const handle = await startConversation(w, {}, 'cancel');
     await handle.signal(userMessageSignal, 'go');
-    await waitFor('both tool calls to start', async () => ((await handle.query(statusQuery)).toolCalls === 2 ? true : undefined));
+    await waitFor('both tool calls to start', async () => ((await handle.query(statusQuery)).toolCalls === 2 ? true : undefined), 30_000);
     await handle.cancel();
 
     const ended = await handle.result().then(() => undefined, (err: unknown) => err);
@@ -57,7 +74,7 @@ describe('cancellation', () => {
     w.fake.enqueue(slowAndFast('turn'));
     const handle = await startConversation(w, {}, 'cancel');
     const first = handle.executeUpdate(sendMessageUpdate, { args: ['go'] });
-    await waitFor('both tool calls to start', async () => ((await handle.query(statusQuery)).toolCalls === 2 ? true : undefined));
+    await waitFor('both tool calls to start', async () => ((await handle.query(statusQuery)).toolCalls === 2 ? true : undefined), 30_000);
 
     const cancelled = await handle.executeUpdate<{ turn: TurnResult | null }, []>('cancelTurn', { args: [] });
     expect(cancelled.turn).toMatchObject({ turnId: 1, status: 'cancelled' });
@@ -77,6 +94,28 @@ describe('cancellation', () => {
     const requests = w.fake.requests.slice(from);
     expect(requests).toHaveLength(2);
     expect(validationErrors(requests)).toEqual([null, null]);
-    expect(messagesOf(requests[1]).slice(0, 3)).toEqual(messages);
+    // The next turn's text joins the user message of the cancelled turn's tool results.
+    expect(messagesOf(requests[1])).toEqual([...messages.slice(0, 2), { role: 'user', content: [...results, { type: 'text', text: 'next' }] }]);
+  });
+
+  test('ConversationClient.cancelTurn during a Claude call: the turn ends cancelled, the turn queued after it runs', async () => {
+    const conversations = new ConversationClient(w.client, { taskQueue: w.taskQueue });
+    const from = w.fake.requests.length;
+    w.fake.enqueue(gated('never seen'), ok('queued answer'));
+    const { id } = await conversations.start('first');
+    await conversations.post(id, 'second');
+    await waitFor('the first Claude call', () => (w.fake.requests.length > from ? true : undefined), 30_000);
+
+    expect(await conversations.cancelTurn(id)).toMatchObject({ turnId: 1, status: 'cancelled', modelCalls: 0 });
+    const done = await waitFor('the queued turn', async () => {
+      const status = await conversations.status(id);
+      return status.turnsCompleted === 2 ? status : undefined;
+    });
+    expect(done.lastTurn).toMatchObject({ turnId: 2, status: 'completed', text: 'queued answer' });
+    expect(await conversations.history(id)).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'first' }, { type: 'text', text: 'second' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'queued answer' }] },
+    ]);
+    expect(await conversations.cancelTurn(id)).toBeNull();
   });
 });
