@@ -7,6 +7,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { readSettings, type Settings } from '../config/settings';
 import type { TurnResult } from '../conversation/types';
 import { runChat } from './chat';
+import { login } from './login';
 import { cancelTurn, endConversation, history, listConversations, sendMessage, startConversation, status } from './commands';
 import { LISTED_STATES } from './conversation-listing';
 import { renderListing } from './render-listing';
@@ -31,6 +32,8 @@ export const USAGE = `usage:
   mcp-host end ID
   mcp-host cancel ID                         (cancels the running turn only; the conversation goes on)
   mcp-host chat [--id ID] [--system TEXT] [--model M] [--context SPEC] [--no-cache]
+  mcp-host login SERVER [--port N]           (OAuth login to an HTTP server of MCP_CONFIG, for every worker;
+                                              tokens in MCP_HOST_OAUTH_STORE or ~/.config/durable-mcp-host/)
   mcp-host list [--state idle|running|ended] [--limit N] [--json]
   mcp-host tools [--json] [--verbose]        (the catalogue a worker with MCP_CONFIG offers)
 environment: MCP_CONFIG, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE,
@@ -178,6 +181,13 @@ export async function runCli(argv: string[], given?: Settings, out: Out = consol
         exactly(positionals, []);
         const rows = await toolCatalogue(config().mcpConfigPath, values.verbose === true ? err : undefined);
         out(values.json ? JSON.stringify(rows, null, 2) : renderCatalogue(rows));
+        return 0;
+      }
+      case 'login': {
+        const { values, positionals } = parse({ port: { type: 'string' } });
+        const [server] = exactly(positionals, ['SERVER']);
+        const port = positiveInt('port', values.port);
+        await login({ mcpConfigPath: config().mcpConfigPath, server: server ?? '', ...(port !== undefined ? { port } : {}), out });
         return 0;
       }
       case 'chat': {
