@@ -41,8 +41,10 @@ export const PROFILES: Record<Profile['name'], Profile> = {
     concurrency: 6,
     continueAsNewAfterEvents: 60,
     cadences: [
-      { name: 'every 20–35 s', pauseMs: [20_000, 35_000], kills: 2 },
-      { name: 'every 4–12 s', pauseMs: [4_000, 12_000], kills: 4 },
+      // One: the slow cadence alone is the longest part of the run; the long profile has ten.
+      { name: 'every 20–35 s', pauseMs: [20_000, 35_000], kills: 1 },
+      // Five: one at each kill aim (a Claude call, a tool call, between rounds, an update being accepted, continue-as-new).
+      { name: 'every 4–12 s', pauseMs: [4_000, 12_000], kills: 5 },
     ],
     serverRestarts: { restarts: 2, pauseMs: [5_000, 10_000] },
     twoWorkers: { runs: 1, pauseMs: [4_000, 8_000] },

@@ -13,7 +13,7 @@ import { KILL_AIMS, waitForAim, type KillAim } from '../support/kill-aims';
 import { pauseWithin } from '../support/pause';
 import { identityPid } from '../support/run-histories';
 import { startScenarioRig } from '../support/scenario-rig';
-import { total, workloadUnderFaults } from '../support/under-faults';
+import { describeWorkflowTasks, total, workloadUnderFaults } from '../support/under-faults';
 
 /** How long a kill waits for its aimed moment before it fires anyway. */
 const AIM_TIMEOUT_MS = 5000;
@@ -39,7 +39,7 @@ async function runCadence(context: ScenarioContext, cadence: KillCadence): Promi
       if (!victim) throw new Error('no live worker to kill');
       const at = await rig.fleet.kill(victim);
       aims.push({ aim, seen });
-      context.log(`  kill ${i + 1}/${cadence.kills} (${aim}${seen ? '' : ', not seen in time'}): pid ${victim.process.pid}; ${workload.conversations.length} conversations so far`);
+      context.log(`  kill ${i + 1}/${cadence.kills} ${cadence.name} (${aim}${seen ? '' : ', not seen in time'}): pid ${victim.process.pid}; ${workload.conversations.length} conversations so far`);
       await rig.fleet.spawn();
       // Progress after a kill: a workflow task completed by a worker started after it (this one or a later one).
       kills.push({ at, progressed: (task) => (rig.fleet.spawnedAtByPid().get(identityPid(task.identity) ?? -1) ?? -Infinity) >= at });
@@ -51,20 +51,27 @@ async function runCadence(context: ScenarioContext, cadence: KillCadence): Promi
   result.details.push(
     `${total(verdicts, (v) => v.conversation.turns.length)} turns; history: ${total(verdicts, (v) => v.facts.activityRetries)} activity retries, ` +
       `${total(verdicts, (v) => v.facts.workflowTaskTimeouts)} workflow task timeouts, ${total(verdicts, (v) => v.facts.continuedAsNew)} continue-as-new`,
+    describeWorkflowTasks(verdicts),
     ...(starts.length > 0 ? [`worker restart (spawn to polling): median ${(median(starts) / 1000).toFixed(1)} s, max ${(Math.max(...starts) / 1000).toFixed(1)} s`] : []),
   );
   return result;
 }
 
-/** Scenario 1, once per cadence of the profile. */
+/**
+ * Scenario 1, once per cadence of the profile, the cadences side by side: each has its own task
+ * queue, workers and conversations, and its recoveries are set by timeouts, not by the machine.
+ */
 export const workerKill: ChaosScenario = {
   name: 'worker-kill',
   run: async (context) => {
-    const results: FaultResult[] = [];
-    for (const cadence of context.profile.cadences) {
-      context.log(`worker kill, ${cadence.name}: ${cadence.kills} kills`);
-      results.push(await runCadence(context, cadence));
-    }
-    return results;
+    for (const cadence of context.profile.cadences) context.log(`worker kill, ${cadence.name}: ${cadence.kills} kills`);
+    // Settled, not all: one cadence's failure must not leave the other running unwatched.
+    const settled = await Promise.allSettled(context.profile.cadences.map((cadence) => runCadence(context, cadence)));
+    return settled.map((outcome, i) => {
+      if (outcome.status === 'fulfilled') return outcome.value;
+      const failed = faultResult('worker-kill', `kill -9 of the worker's process group, ${context.profile.cadences[i]?.name ?? ''}`);
+      failed.problems.push(`the cadence's run failed: ${outcome.reason instanceof Error ? (outcome.reason.stack ?? outcome.reason.message) : String(outcome.reason)}`);
+      return failed;
+    });
   },
 };

@@ -50,6 +50,10 @@ export interface HistoryFacts {
   intervals: Interval[];
   /** Each workflow task completion: when, and the pid of the worker that completed it. */
   workflowTasksCompleted: CompletedTask[];
+  /** Per workflow task that completed: ms from started to completed (the worker's processing; what the task timeout bounds). */
+  workflowTaskRunMs: number[];
+  /** Per workflow task started: ms from scheduled to started (its wait for a worker's poll). */
+  workflowTaskWaitMs: number[];
 }
 
 async function toolUseIdOf(event: HistoryEvent): Promise<string | undefined> {
@@ -70,11 +74,14 @@ export async function historyFacts(runs: readonly HistoryEvent[][]): Promise<His
     completed: false,
     intervals: [],
     workflowTasksCompleted: [],
+    workflowTaskRunMs: [],
+    workflowTaskWaitMs: [],
   };
   let canFrom: number | undefined;
   for (const events of runs) {
     const activities = new Map<string, { type: string; kind: MomentKind; from: number; toolUseId?: string }>();
     const workflowTasks = new Map<string, number>();
+    const workflowTasksStarted = new Map<string, number>();
     let lastTaskScheduled = 0;
     let firstTaskCompleted = true;
     for (const event of events) {
@@ -109,6 +116,12 @@ export async function historyFacts(runs: readonly HistoryEvent[][]): Promise<His
         workflowTasks.set(id, at);
         lastTaskScheduled = at;
       }
+      const startedTask = event.workflowTaskStartedEventAttributes;
+      if (startedTask) {
+        const scheduledAt = workflowTasks.get(String(startedTask.scheduledEventId));
+        if (scheduledAt !== undefined) facts.workflowTaskWaitMs.push(at - scheduledAt);
+        workflowTasksStarted.set(String(startedTask.scheduledEventId), at);
+      }
       const closedTask =
         event.workflowTaskCompletedEventAttributes ?? event.workflowTaskTimedOutEventAttributes ?? event.workflowTaskFailedEventAttributes;
       if (closedTask) {
@@ -118,6 +131,8 @@ export async function historyFacts(runs: readonly HistoryEvent[][]): Promise<His
       }
       if (event.workflowTaskTimedOutEventAttributes) facts.workflowTaskTimeouts += 1;
       if (event.workflowTaskCompletedEventAttributes) {
+        const startedAt = workflowTasksStarted.get(String(event.workflowTaskCompletedEventAttributes.scheduledEventId));
+        if (startedAt !== undefined) facts.workflowTaskRunMs.push(at - startedAt);
         facts.workflowTasksCompleted.push({ at, identity: event.workflowTaskCompletedEventAttributes.identity ?? '' });
         if (firstTaskCompleted && canFrom !== undefined) facts.intervals.push({ kind: 'continue-as-new', from: canFrom, to: at });
         firstTaskCompleted = false;

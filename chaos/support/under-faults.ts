@@ -40,3 +40,22 @@ export async function workloadUnderFaults(
 export function total(verdicts: readonly ConversationVerdict[], pick: (verdict: ConversationVerdict) => number): number {
   return verdicts.reduce((n, verdict) => n + pick(verdict), 0);
 }
+
+/** A percentile of some samples (nearest rank). */
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
+}
+
+/**
+ * The workflow tasks' times from the histories: how long a worker took from starting a task to
+ * completing it (what the workflow task timeout must cover) and how long a task waited for a poll.
+ */
+export function describeWorkflowTasks(verdicts: readonly ConversationVerdict[]): string {
+  const run = verdicts.flatMap((v) => v.facts.workflowTaskRunMs);
+  const wait = verdicts.flatMap((v) => v.facts.workflowTaskWaitMs);
+  if (run.length === 0) return 'workflow tasks: none completed';
+  const figures = (values: readonly number[]): string =>
+    `median ${percentile(values, 50)} ms, p99 ${percentile(values, 99)} ms, max ${Math.max(...values)} ms`;
+  return `workflow tasks: ${run.length} completed, started → completed ${figures(run)}; scheduled → started ${figures(wait)}`;
+}

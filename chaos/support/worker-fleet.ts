@@ -58,7 +58,11 @@ export class WorkerFleet {
       mcpConfigPath: writeMcpConfig(servers),
       claudeBaseUrl: this.options.claudeBaseUrl,
       ...(this.options.root !== undefined ? { root: this.options.root } : {}),
-      ...(this.options.env !== undefined ? { env: this.options.env } : {}),
+      env: {
+        ...this.options.env,
+        // e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: profiles of the workers under a scenario.
+        ...(globalThis.process.env.CHAOS_WORKER_NODE_OPTIONS ? { NODE_OPTIONS: globalThis.process.env.CHAOS_WORKER_NODE_OPTIONS } : {}),
+      },
     });
     const worker: FleetWorker = { process, labLog, spawnedAt, readyAt: Date.now() };
     this.workers.push(worker);
