@@ -5,8 +5,9 @@ import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client, type Wo
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ConversationStatus, ConversationSummary, MessageParam, TurnResult } from '../conversation/types';
 import { conversationWorkflow } from '../workflows';
-import { cancelTurnUpdate, endSignal, messagesQuery, sendMessageUpdate, statusQuery, userMessageSignal } from '../workflows/definitions';
+import { cancelTurnUpdate, endSignal, sendMessageUpdate, statusQuery, userMessageSignal } from '../workflows/definitions';
 import { conversationOptions, type ConversationOptionsInput } from './conversation-options';
+import { readHistory } from './read-history';
 import { userMessageProblem } from '../conversation/user-message-problem';
 import { initialProgressAttributes, progressAttributesRegistered } from './progress-attributes';
 import { startMetadata } from './start-metadata';
@@ -152,9 +153,9 @@ export async function listConversations(
   return found;
 }
 
-/** The `messages` array as sent to Claude. */
+/** The `messages` array as sent to Claude, read page by page (`readHistory`). */
 export async function history(client: Client, id: string): Promise<MessageParam[]> {
-  return (await existing(client, id)).query(messagesQuery);
+  return readHistory(await existing(client, id));
 }
 
 /** The status query. */
