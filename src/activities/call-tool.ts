@@ -6,6 +6,7 @@ import { isToolAllowed } from '../mcp/is-tool-allowed';
 import { transportFailureKind } from '../mcp/is-transport-failure';
 import type { McpConnections } from '../mcp/mcp-connections';
 import { DEFAULT_TOOL_TIMEOUT_MS } from '../mcp/tool-catalog';
+import { describeViolation, isProtocolViolation, protocolErrorSince } from '../mcp/protocol-errors';
 import { toToolResultContent } from '../mcp/tool-result';
 import { classified, classifyError } from '../errors/classify-error';
 import { toolAttemptTimeouts } from '../errors/tool-retry-policy';
@@ -47,6 +48,9 @@ const AnyResult = z.unknown();
  *   retryable failures spend its attempt budget, counted in the heartbeat details across attempts,
  *   and the one that spends the last unit fails non-retryable; an attempt lost with its worker
  *   costs nothing.
+ * - Garbage instead of the answer (not JSON, not JSON-RPC, a result that is not an object) fails
+ *   as `mcp.protocol_error`, at once over Streamable HTTP, at the timeout over stdio (the SDK drops
+ *   what it cannot read, so the call's answer is lost); the tool may have run.
  * - A call past the server's `timeoutMs` fails retryable (`mcp.timeout`); the SDK sends
  *   `notifications/cancelled`, and a server that then does not answer a ping has its connection
  *   dropped, so the next attempt starts a fresh process instead of queueing behind a wedged one.
@@ -88,6 +92,7 @@ async function callTool(deps: CallToolDeps, input: ToolCallInput, context: Conte
 
   const send = (): Promise<unknown> =>
     deps.connections.use(input.server, async (client) => {
+      const sentAt = Date.now();
       try {
         return await client.request({ method: 'tools/call', params: { name: input.tool, arguments: input.arguments } }, AnyResult, {
           signal,
@@ -99,14 +104,21 @@ async function callTool(deps: CallToolDeps, input: ToolCallInput, context: Conte
           },
         });
       } catch (err) {
+        // Streamable HTTP: the answer to the POST itself was garbage, and the SDK rejects with it.
+        if (!cancelled.aborted && isProtocolViolation(err)) throw protocolError(input, describeViolation(err));
         if (cancelled.aborted || !(isTimeout(err) || deadline.aborted)) throw err;
         await dropIfUnresponsive(deps.connections, input.server, client, Math.min(timeoutMs, PING_TIMEOUT_MS));
+        // stdio (or an SSE stream): the SDK dropped a message it could not read, and the answer never came.
+        const garbage = protocolErrorSince(client, sentAt);
+        if (garbage !== undefined) throw protocolError(input, `${garbage}; no valid answer came within ${timeoutMs} ms`);
         const why = deadline.aborted
           ? `did not finish within ${deadlineMs} ms (progress notifications kept extending the server's timeoutMs of ${timeoutMs} ms)`
           : `timed out after ${timeoutMs} ms (the server's timeoutMs)`;
         throw new HostError(`tools/call "${input.tool}" on MCP server "${input.server}" ${why}`, 'mcp.timeout', true);
       }
-    });
+      // A server that does not finish connecting fails the attempt at its deadline (a failure that
+      // sent nothing) rather than after the handshake's minute, past its start-to-close timeout.
+    }, { connectWaitMs: deadlineMs });
 
   const heartbeat = setInterval(() => budget.heartbeat(progress), HEARTBEAT_MS);
   try {
@@ -131,14 +143,24 @@ async function callTool(deps: CallToolDeps, input: ToolCallInput, context: Conte
         throw new HostError(`MCP server "${input.server}" is not reachable: ${messageOf(again)}`, 'mcp.unreachable', true);
       }
     }
-    if (typeof result !== 'object' || result === null || Array.isArray(result)) {
-      throw new HostError(`MCP server "${input.server}" answered tools/call "${input.tool}" with a result that is not an object`, 'mcp.invalid_result', false);
-    }
+    if (typeof result !== 'object' || result === null || Array.isArray(result)) throw protocolError(input, 'a result that is not an object');
     const converted = toToolResultContent(result, deps.maxResultChars !== undefined ? { maxChars: deps.maxResultChars } : {});
     return { content: converted.content, isError: converted.isError, truncatedChars: converted.truncatedChars };
   } finally {
     clearInterval(heartbeat);
   }
+}
+
+/**
+ * The server broke the protocol during the call (garbage instead of its answer): the tool may have
+ * run, so the tool retry policy runs it again only when it is marked idempotent or read-only.
+ */
+function protocolError(input: ToolCallInput, what: string): HostError {
+  return new HostError(
+    `MCP server "${input.server}" broke the protocol during tools/call "${input.tool}": it sent something that is not a JSON-RPC answer (${what})`,
+    'mcp.protocol_error',
+    true,
+  );
 }
 
 function isTimeout(err: unknown): boolean {

@@ -59,7 +59,10 @@ export class ToolAttemptBudget {
         return new ApplicationFailure(failure.message, failure.type, false, failure.details, failure.cause, decision.delayMs);
       }
       case 'give_up': {
-        const message = `${failure.message}; tried ${decision.toolFailures} times`;
+        const message =
+          decision.mayHaveRun === true
+            ? `${failure.message}; not run again: it may have run, and its server does not mark it idempotent or read-only`
+            : `${failure.message}; tried ${decision.toolFailures} times`;
         return new ApplicationFailure(message, failure.type, true, failure.details, failure.cause);
       }
       default: {

@@ -13,6 +13,12 @@
  *   `readOnlyHint`), with exponential backoff between them. The failure that exhausts the budget is
  *   made non-retryable, so the workflow writes the host's `is_error` result for Claude.
  *   Non-retryable failures (rejected arguments, unknown tool…) end the call at once.
+ * - **A tool that may have run is run again only if it is safe.** After a failure that leaves the
+ *   tool possibly run ({@link MAY_HAVE_RUN_FAILURES}: a timeout, whether or not the server still
+ *   answers ping; a connection lost mid-call; garbage instead of the answer), a tool not marked
+ *   idempotent or read-only is not run again: the failure is made final at once. So such a tool
+ *   runs twice for one call only when the worker running it is lost mid-call (at least once).
+ *   The README's "Failures and retries" has the whole table.
  *
  * The count of tool failures lives in the activity's heartbeat details, which Temporal carries from
  * one attempt to the next: an attempt that fails records the new count in a heartbeat before it
@@ -37,6 +43,21 @@ const FAILURE_BACKOFF = { initialMs: 1000, coefficient: 2, maximumMs: 20_000 } a
  * takes the call). Everything else retryable counts against the budget.
  */
 const WORKER_SIDE_FAILURES: ReadonlySet<FailureType> = new Set<FailureType>(['mcp.shutting_down']);
+
+/**
+ * Failures after which the tool may have run: the request reached the server and nothing says it
+ * did not run. A call past its timeout (whether the server still answers ping, so the call probably
+ * still runs, or not, so its process is dropped), a connection lost mid-call, an answer that breaks
+ * the protocol. A tool not marked idempotent or read-only is not run again after one of these.
+ * Failures not listed either never reached the server (`mcp.unreachable`, `mcp.connect_failed`) or
+ * were answered by it as failed (`mcp.server_error`): another attempt cannot duplicate a side effect.
+ */
+export const MAY_HAVE_RUN_FAILURES: ReadonlySet<FailureType> = new Set<FailureType>([
+  'mcp.timeout',
+  'mcp.connection_lost',
+  'mcp.connection_closed',
+  'mcp.protocol_error',
+]);
 
 /**
  * Temporal's retry policy of `callTool`: no attempt limit, so lost workers are waited out however
@@ -77,18 +98,22 @@ export interface ToolAttemptFailure {
  * What to do with a failed attempt:
  * - `pass`: not the tool's failure to count (already final, or the worker's): throw it as it is;
  * - `retry`: the tool failed and has budget left: record `toolFailures`, retry after `delayMs`;
- * - `give_up`: the tool failed for the `toolFailures`-th time, its whole budget: fail for good.
+ * - `give_up`: the tool failed for the `toolFailures`-th time, its whole budget, or (`mayHaveRun`)
+ *   it may have run and is not marked idempotent or read-only: fail for good.
  */
 export type ToolFailureDecision =
   | { kind: 'pass' }
   | { kind: 'retry'; toolFailures: number; delayMs: number }
-  | { kind: 'give_up'; toolFailures: number };
+  | { kind: 'give_up'; toolFailures: number; mayHaveRun?: true };
 
 /** Decides a failed attempt, given the tool failures of the earlier attempts. */
 export function decideToolFailure(failure: ToolAttemptFailure, failuresBefore: number, idempotent: boolean): ToolFailureDecision {
   if (!failure.retryable) return { kind: 'pass' };
   if (failure.type !== undefined && WORKER_SIDE_FAILURES.has(failure.type as FailureType)) return { kind: 'pass' };
   const toolFailures = failuresBefore + 1;
+  if (!idempotent && failure.type !== undefined && MAY_HAVE_RUN_FAILURES.has(failure.type as FailureType)) {
+    return { kind: 'give_up', toolFailures, mayHaveRun: true };
+  }
   if (toolFailures >= toolAttemptBudget(idempotent)) return { kind: 'give_up', toolFailures };
   const delayMs = Math.min(FAILURE_BACKOFF.maximumMs, FAILURE_BACKOFF.initialMs * FAILURE_BACKOFF.coefficient ** (toolFailures - 1));
   return { kind: 'retry', toolFailures, delayMs };

@@ -5,14 +5,14 @@
  * idle may be closed (`idleCloseMs`); `closeAll` resolves only when no server process is left.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { HostError } from '../errors/host-error';
 import { redactSecrets } from '../errors/redact-secrets';
 import type { McpServerConfig } from './config';
 import { serverSecrets } from './config/server-secrets';
 import { isTransportFailure } from './is-transport-failure';
 import type { HostOAuthOptions } from './oauth/oauth-transport';
-import { connectTimeoutMs, openClient, type Log, type OpenedConnection } from './open-transport';
+import { openClient, type Log, type OpenedConnection } from './open-transport';
 import { isChildAlive } from './wait-for-child-exit';
 
 /** Options of the pool. */
@@ -42,9 +42,15 @@ export interface UseOptions {
   /**
    * While the server backs off after a failed connect, fail at once (`mcp.connect_failed`) instead
    * of connecting: for listing, which must not hold up a turn. A tool call leaves it unset: the
-   * model asked for that server, so it tries (bounded by the server's timeout).
+   * model asked for that server, so it tries.
    */
   failFastWhenDown?: boolean;
+  /**
+   * How long to wait for the connection when it is not open yet (ms): past it, this use fails
+   * (`mcp.connect_failed`, retryable: nothing was sent) while connecting goes on in the background,
+   * bounded by the handshake's own timeout, so a later use finds it open. Unset: as long as that takes.
+   */
+  connectWaitMs?: number;
 }
 
 /** A server's failed connects in a row, and until when listing skips it. */
@@ -143,7 +149,7 @@ export class McpConnections {
     entry.inFlight += 1;
     entry.lastUsed = Date.now();
     try {
-      const { client } = await entry.opening;
+      const { client } = entry.opened ?? (await this.waitForOpening(name, entry, options.connectWaitMs));
       try {
         return await body(client);
       } catch (err) {
@@ -193,6 +199,23 @@ export class McpConnections {
     await Promise.all([...this.closing]);
   }
 
+  /** The entry's connection once open, or a `mcp.connect_failed` after `waitMs` (the connect goes on). */
+  private async waitForOpening(name: string, entry: Entry, waitMs: number | undefined): Promise<OpenedConnection> {
+    if (waitMs === undefined) return entry.opening;
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new HostError(`MCP server "${name}" has not finished connecting within ${waitMs} ms; still trying in the background`, 'mcp.connect_failed', true)),
+        waitMs,
+      );
+    });
+    try {
+      return await Promise.race([entry.opening, gaveUp]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   private failIfBackingOff(name: string): void {
     const failures = this.connectFailures.get(name);
     const left = failures === undefined || this.entries.has(name) ? 0 : failures.until - Date.now();
@@ -231,7 +254,7 @@ export class McpConnections {
     try {
       opened = await openClient(server, this.log, this.oauth);
     } catch (err) {
-      const message = connectFailureMessage(server, err);
+      const message = err instanceof Error ? err.message : String(err);
       const count = (this.connectFailures.get(name)?.count ?? 0) + 1;
       const backoffMs = Math.min(MAX_CONNECT_BACKOFF_MS, this.connectBackoffMs * 2 ** (count - 1));
       this.connectFailures.set(name, { count, until: Date.now() + backoffMs, message });
@@ -277,13 +300,4 @@ export class McpConnections {
       }
     }
   }
-}
-
-/** Why connecting failed, in words: the SDK's request timeout on `initialize` names no figure. */
-function connectFailureMessage(server: McpServerConfig, err: unknown): string {
-  if (err instanceof McpError && (err.code as ErrorCode) === ErrorCode.RequestTimeout) {
-    const ms = connectTimeoutMs(server);
-    return `the handshake did not finish within ${ms} ms (${server.timeoutMs !== undefined ? "from the server's timeoutMs" : 'the default connect timeout'})`;
-  }
-  return err instanceof Error ? err.message : String(err);
 }

@@ -13,6 +13,7 @@ import type { Readable } from 'node:stream';
 import type { McpServerConfig } from './config';
 import { finishAuthorizationAndResend, oauthProviderFor, type HostOAuthOptions } from './oauth/oauth-transport';
 import { pinProtocolVersion } from './pin-protocol-version';
+import { noteProtocolError } from './protocol-errors';
 import { waitForChildExit } from './wait-for-child-exit';
 
 /** The host's name and version in `initialize` (clientInfo). */
@@ -24,22 +25,8 @@ export const CLIENT_INFO = { name: 'durable-mcp-host', version: '0.1.0' };
  */
 export type Log = (line: string, level?: 'info') => void;
 
-/**
- * The handshake's timeout when the server has no `timeoutMs` (the SDK's default): generous, as a
- * first `npx -y` start downloads the server.
- */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
-/** The shortest handshake timeout: starting a process (node, tsx, python, npx) takes seconds by itself. */
-export const MIN_CONNECT_TIMEOUT_MS = 5000;
-
-/**
- * How long starting, connecting and the handshake (S3) may take: the server's `timeoutMs` when
- * configured (at least {@link MIN_CONNECT_TIMEOUT_MS}), else {@link DEFAULT_CONNECT_TIMEOUT_MS}. A
- * server that never answers `initialize` then costs that long, not the SDK's minute.
- */
-export function connectTimeoutMs(server: McpServerConfig): number {
-  return server.timeoutMs !== undefined ? Math.max(MIN_CONNECT_TIMEOUT_MS, server.timeoutMs) : DEFAULT_CONNECT_TIMEOUT_MS;
-}
+/** The handshake's own timeout (the SDK's default): generous, as a first `npx -y` start downloads the server. */
+const CONNECT_TIMEOUT_MS = 60_000;
 /** How long shutdown waits for a stdio server to exit (the SDK needs up to 4 s to escalate to SIGKILL). */
 const EXIT_WAIT_MS = 6_000;
 /** How long closing waits for the server to acknowledge a DELETE of its HTTP session. */
@@ -61,7 +48,11 @@ function newClient(server: McpServerConfig, log: Log): Client {
   // No capabilities are claimed that the host does not implement (no sampling, no roots, no elicitation).
   const client = new Client(CLIENT_INFO, { capabilities: {} });
   // Without a handler the SDK drops transport errors (bad lines on stdout, a failed SSE stream) silently.
-  client.onerror = (err) => log(`[mcp:${server.name}] ${err.message}`);
+  client.onerror = (err) => {
+    log(`[mcp:${server.name}] ${err.message}`);
+    // Garbage from the server: a call whose answer it was fails as a protocol error, not a timeout.
+    noteProtocolError(client, err);
+  };
   return client;
 }
 
@@ -96,7 +87,7 @@ async function openStdio(server: StdioServer, log: Log): Promise<OpenedConnectio
     }
   };
   try {
-    await client.connect(pinProtocolVersion(transport), { timeout: connectTimeoutMs(server) });
+    await client.connect(pinProtocolVersion(transport), { timeout: CONNECT_TIMEOUT_MS });
   } catch (err) {
     await close();
     throw err;
@@ -115,7 +106,7 @@ async function openHttp(server: HttpServer, log: Log, oauth: HostOAuthOptions | 
   const connect = async (transport: Transport, close: (client: Client) => Promise<void>): Promise<OpenedConnection> => {
     const client = newClient(server, log);
     try {
-      await client.connect(pinProtocolVersion(transport), { timeout: connectTimeoutMs(server) });
+      await client.connect(pinProtocolVersion(transport), { timeout: CONNECT_TIMEOUT_MS });
     } catch (err) {
       await client.close().catch(() => undefined);
       throw err;

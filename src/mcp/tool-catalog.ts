@@ -26,6 +26,11 @@ import { assignClaudeToolNames } from './tool-names';
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 /** A bound on pages per server, so a server whose cursor never ends cannot hang the host. */
 const MAX_PAGES = 1000;
+/**
+ * The shortest wait of a turn's listing for a server still connecting: starting a process (node,
+ * tsx, python, npx) takes seconds by itself, more on a loaded machine.
+ */
+export const MIN_LISTING_CONNECT_WAIT_MS = 10_000;
 /** Each `tools/list` page must come within this; listing is cheap, unlike some tool calls. */
 const PAGE_TIMEOUT_MS = 30_000;
 
@@ -113,8 +118,12 @@ function usableTools(server: McpServerConfig, listed: readonly unknown[], warn: 
 /** One server's tools the host can offer (all pages, filtered, checked); rejects when it cannot be listed. */
 export async function listServerTools(connections: McpConnections, server: McpServerConfig): Promise<McpTool[]> {
   const warn = (line: string): void => connections.log(`[mcp:${server.name}] warning: ${line}`);
-  // A server backing off after a failed connect is skipped at once: the turn goes on without it.
-  const listed = await connections.use(server.name, (client) => listPages(client, server), { failFastWhenDown: true });
+  // A server backing off after a failed connect is skipped at once, and one still connecting is
+  // waited for no longer than its timeoutMs (10 s at least): the turn goes on without it.
+  const listed = await connections.use(server.name, (client) => listPages(client, server), {
+    failFastWhenDown: true,
+    connectWaitMs: Math.max(MIN_LISTING_CONNECT_WAIT_MS, server.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS),
+  });
   return usableTools(server, listed, warn);
 }
 

@@ -72,7 +72,7 @@ describe('MCP host end to end (conversation workflow + real MCP servers)', () =>
           SCENARIO_LABEL: 'alpha',
         }),
         scenarioServer('beta', { SCENARIO_TOOLS: 'search', SCENARIO_GENERATED: '210', SCENARIO_PAGE_SIZE: '7', SCENARIO_LABEL: 'beta' }),
-        scenarioServer('slowpoke', { SCENARIO_TOOLS: 'hang|ping_me', SCENARIO_LOG: slowLog }, { timeoutMs: 1500 }),
+        scenarioServer('slowpoke', { SCENARIO_TOOLS: 'hang|ping_me|internal_error', SCENARIO_LOG: slowLog }, { timeoutMs: 1500 }),
       ],
     });
     handle = await startConversation(w, {}, 'mcp-host');
@@ -157,30 +157,43 @@ describe('MCP host end to end (conversation workflow + real MCP servers)', () =>
     expect(isRunning(before!)).toBe(false);
   });
 
-  test('a tool that hangs: bounded attempts, each cut at the server timeout; the model gets a clear error; the worker keeps serving', async () => {
+  test('a tool that hangs: cut at the server timeout, not run again (it may have run); a failing one: bounded attempts; the model gets clear errors; the worker keeps serving', async () => {
     const from = w.fake.requests.length;
     w.fake.enqueue(
-      callTools(() => [{ name: 'hang', input: {} }]),
+      callTools(() => [
+        { name: 'hang', input: {} },
+        { name: 'internal_error', input: {} },
+      ]),
       callTools(() => [{ name: 'ping_me', input: { after: 'hang' } }]),
       ok('The slow tool is broken; the other one works.'),
     );
     const turn = await handle.executeUpdate(sendMessageUpdate, { args: ['try the slow tool'] });
-    expect(turn).toMatchObject({ status: 'completed', modelCalls: 3, toolCalls: 2 });
-    const [hung] = toolResultsOf(w.fake.requests[from + 1]);
+    expect(turn).toMatchObject({ status: 'completed', modelCalls: 3, toolCalls: 3 });
+    const [hung, failing] = toolResultsOf(w.fake.requests[from + 1]);
     expect(hung).toMatchObject({
       is_error: true,
-      content: '[host] Tool "hang" could not be run: mcp.timeout: tools/call "hang" on MCP server "slowpoke" timed out after 1500 ms (the server\'s timeoutMs); tried 3 times',
+      content:
+        '[host] Tool "hang" could not be run: mcp.timeout: tools/call "hang" on MCP server "slowpoke" timed out after 1500 ms (the server\'s timeoutMs); not run again: it may have run, and its server does not mark it idempotent or read-only',
     });
-    // Not marked idempotent: three attempts (the tool retry policy's budget, kept by the activity
-    // across Temporal's unlimited attempts), no more; each one cancelled on the server.
-    expect(lines(slowLog, 'start hang')).toBe(3);
-    expect(lines(slowLog, 'cancelled hang')).toBe(3);
+    expect(failing).toMatchObject({ is_error: true });
+    expect(failing?.content).toMatch(/^\[host\] Tool "internal_error" could not be run: mcp\.server_error: .*the database went away; tried 3 times$/);
+    // Not marked idempotent and it may have run: one attempt, cancelled on the server (tool retry policy).
+    expect(lines(slowLog, 'start hang')).toBe(1);
+    expect(lines(slowLog, 'cancelled hang')).toBe(1);
+    // A server error it answered: three attempts (the tool's budget, kept by the activity across
+    // Temporal's unlimited attempts), no more.
+    expect(lines(slowLog, 'start internal_error')).toBe(3);
     const events = (await handle.fetchHistory()).events ?? [];
-    const failed = events.filter((e) => e.activityTaskFailedEventAttributes?.failure?.applicationFailureInfo?.type === 'mcp.timeout');
-    expect(failed).toHaveLength(1);
-    expect(failed[0]!.activityTaskFailedEventAttributes?.failure?.applicationFailureInfo?.nonRetryable).toBe(true);
-    const started = events.find((e) => e.eventId?.toString() === failed[0]!.activityTaskFailedEventAttributes?.startedEventId?.toString());
-    expect(started?.activityTaskStartedEventAttributes?.attempt).toBe(3);
+    const attemptOfFailure = (type: string): Array<number | null | undefined> =>
+      events
+        .filter((e) => e.activityTaskFailedEventAttributes?.failure?.applicationFailureInfo?.type === type)
+        .map((failed) => {
+          expect(failed.activityTaskFailedEventAttributes?.failure?.applicationFailureInfo?.nonRetryable).toBe(true);
+          const started = events.find((e) => e.eventId?.toString() === failed.activityTaskFailedEventAttributes?.startedEventId?.toString());
+          return started?.activityTaskStartedEventAttributes?.attempt;
+        });
+    expect(attemptOfFailure('mcp.timeout')).toEqual([1]);
+    expect(attemptOfFailure('mcp.server_error')).toEqual([3]);
     const [after] = toolResultsOf(w.fake.requests[from + 2]);
     expect(after).toMatchObject({ content: 'called ping_me {"after":"hang"}' });
 

@@ -1,14 +1,16 @@
 /**
- * A server that never finishes the handshake (issue 9): connecting is bounded by the server's
- * configured timeout (at least 5 s: starting a process takes seconds), not the SDK's 60 s default, and a server that failed to connect is left out
- * of listing for a back-off, so the turns right after it go on with the other servers at once.
+ * A server that never finishes the handshake (issue 9): a turn waits for it no longer than the
+ * server's timeoutMs, 10 s at least (not the SDK's 60 s handshake timeout), and goes on with the other
+ * servers while connecting goes on in the background; a tool call to it fails at the attempt's own
+ * deadline (retryable: it sent nothing), before its start-to-close timeout. A server that failed to connect is left out of listing for a back-off, so the turns
+ * right after do not try it again.
  */
 import { McpConnections } from '../../src/mcp/mcp-connections';
 import { buildToolCatalog } from '../../src/mcp/tool-catalog';
 import { callToolActivity as callTool, failureOf } from '../fixtures/mock-activities';
 import { scenarioServer } from '../fixtures/reference-servers';
 
-/** A server that reads its input and never answers: the handshake never ends. */
+/** A server that reads its input and never answers: the handshake never ends. Plain node: quick to start. */
 const MUTE = "process.stdin.resume(); process.stderr.write('mute ' + process.pid + '\\n');";
 
 /** Times `body`, in ms. */
@@ -18,59 +20,68 @@ async function timed<T>(body: () => Promise<T>): Promise<{ value: T; ms: number 
   return { value, ms: Date.now() - started };
 }
 
-describe('connecting to a server that never finishes the handshake', () => {
+describe('a server that never finishes the handshake, and one that cannot start', () => {
   const logs: string[] = [];
   let connections: McpConnections;
   /** Processes the mute server was started as (it says so on stderr). */
   const muteStarts = (): number => logs.filter((line) => /^\[mcp:mute\] mute \d+$/.test(line)).length;
 
-  beforeAll(() => {
-    // A short back-off, so the test can wait it out.
-    const options = { connectBackoffMs: 3000 };
+  beforeAll(async () => {
     connections = new McpConnections(
       [
-        // Plain node (quick to start, unlike tsx under load): reads its input, never answers.
         { name: 'mute', transport: 'stdio', command: process.execPath, args: ['-e', MUTE], env: {}, tools: {}, timeoutMs: 1500 },
         scenarioServer('good', { SCENARIO_TOOLS: 'x' }),
       ],
       (line) => logs.push(line),
-      options,
     );
-  });
+    // Started before timing: under load, starting a tsx server takes seconds by itself.
+    await connections.client('good');
+  }, 60_000);
   afterAll(async () => {
     await connections?.closeAll();
   });
 
-  test("the handshake is cut at the server's timeoutMs (5 s at least); the turn goes on with the other servers", async () => {
+  test('a turn waits for it no longer than its timeoutMs (10 s at least) and goes on with the other servers', async () => {
     const { value: catalog, ms } = await timed(() => buildToolCatalog(connections));
     expect(catalog.tools.map((tool) => tool.name)).toEqual(['x']);
-    expect(ms).toBeGreaterThanOrEqual(4900);
-    expect(ms).toBeLessThan(15_000);
-    expect(logs.some((line) => line.startsWith('[mcp:mute] warning: its tools are left out') && /within 5000 ms/.test(line))).toBe(true);
+    expect(ms).toBeGreaterThanOrEqual(9900);
+    expect(ms).toBeLessThan(20_000);
+    expect(logs.some((line) => line.startsWith('[mcp:mute] warning: its tools are left out') && /within 10000 ms/.test(line))).toBe(true);
+    // Still connecting in the background, the same process: the next turn does not start another one.
+    const again = await timed(() => buildToolCatalog(connections));
+    expect(again.ms).toBeLessThan(20_000);
     expect(muteStarts()).toBe(1);
-  }, 20_000);
+  }, 60_000);
 
-  test('within the back-off, the next turn does not wait for it again', async () => {
-    const { value: catalog, ms } = await timed(() => buildToolCatalog(connections));
-    expect(catalog.tools.map((tool) => tool.name)).toEqual(['x']);
-    expect(ms).toBeLessThan(1000);
-    expect(logs.some((line) => line.startsWith('[mcp:mute] warning: its tools are left out') && /tried again in \d+ s/.test(line))).toBe(true);
-    expect(muteStarts()).toBe(1);
-  }, 20_000);
+  test('a server that failed to connect is not tried again by the turns within its back-off (doubling); after it, it is', async () => {
+    const lines: string[] = [];
+    const ghost = new McpConnections([{ name: 'ghost', transport: 'stdio', command: '/nonexistent/mcp-server', args: [], env: {}, tools: {} }], (line) => lines.push(line), {
+      connectBackoffMs: 1000,
+    });
+    const tries = (): number => lines.filter((line) => !line.includes('warning') && /ENOENT/.test(line)).length;
+    // Its only server: listing fails (and the activity would be retried), saying when it is tried again.
+    const list = (): Promise<unknown> => buildToolCatalog(ghost).catch((err: unknown) => err);
+    try {
+      await list();
+      expect(tries()).toBe(1);
+      expect(String(await list())).toMatch(/tried again in 1 s/);
+      expect(tries()).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      await list();
+      expect(tries()).toBe(2);
+      // Twice in a row: 2 s now.
+      expect(String(await list())).toMatch(/tried again in 2 s/);
+      expect(tries()).toBe(2);
+    } finally {
+      await ghost.closeAll();
+    }
+  });
 
-  test('after the back-off it is tried again', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    const { ms } = await timed(() => buildToolCatalog(connections));
-    expect(ms).toBeGreaterThanOrEqual(4900);
-    expect(muteStarts()).toBe(2);
-  }, 20_000);
-
-  test('a tool call to it connects anyway (the model asked for that server), cut at its timeoutMs, and fails retryable', async () => {
+  test("a tool call to it fails at the attempt's deadline (timeoutMs + 20 s), retryable (nothing was sent)", async () => {
     const { value: failure, ms } = await timed(() => failureOf(callTool(connections, 'mute', 'anything')));
     expect(failure.type).toBe('mcp.connect_failed');
     expect(failure.nonRetryable).toBeFalsy();
-    expect(failure.message).toMatch(/the handshake did not finish within 5000 ms/);
-    expect(ms).toBeLessThan(15_000);
-    expect(muteStarts()).toBe(3);
-  }, 20_000);
+    expect(failure.message).toMatch(/has not finished connecting within 21500 ms/);
+    expect(ms).toBeLessThan(30_000);
+  }, 60_000);
 });
