@@ -11,19 +11,25 @@
 import { proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import type { ConversationActivities } from '../activities/types';
 import type { ConversationOptions, ToolRoute } from '../conversation/types';
+import { claudeActivityTimeoutMs } from '../errors/claude-time-limits';
 import { TOOL_CALL_RETRY_POLICY, toolAttemptTimeouts } from '../errors/tool-retry-policy';
 import { noteActivity, noteToolCall, trackedState } from './progress';
 import { claudeCallSummary, listToolsSummary, summarizeSummary, toolCallSummary } from './progress-text';
 
+/**
+ * A Claude call's options: start-to-close beyond the call's own time limits for its max_tokens
+ * (`src/errors/claude-time-limits.ts`: the activity cuts a stalled or over-long call itself, typed),
+ * so Temporal's timeout never fires first. A timeout is not part of the commands a replay compares.
+ */
 function claudeCallOptions(options: ConversationOptions): ActivityOptions {
   return {
-    startToCloseTimeout: '10 minutes',
+    startToCloseTimeout: claudeActivityTimeoutMs(options.maxTokens),
     heartbeatTimeout: options.modelHeartbeatTimeoutMs,
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
   };
 }
 
-/** The Claude call: generous timeout, heartbeats detect a dead worker quickly, backoff for 429/529. */
+/** The Claude call: timeouts from its max_tokens, heartbeats detect a dead worker quickly, backoff for 429/529. */
 export function claudeActivities(options: ConversationOptions): Pick<ConversationActivities, 'callClaude'> {
   return {
     callClaude: (input) => {
