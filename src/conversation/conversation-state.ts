@@ -6,6 +6,8 @@ import { DEFAULT_CONTEXT_STRATEGY, type ContextStrategy } from '../context/conte
 import type { ContextSummary } from '../context/context-summary';
 import type { ReplyUsage } from '../claude/reply-usage';
 import { rememberResult, type AcceptedTurn } from './accepted-turns';
+import { toolRouteEntries } from './tool-routes';
+import type { GivenToolNames } from './stable-tool-names';
 import { formatContextStrategy } from '../context/strategy-spec';
 import { contextWindowOf } from '../models/context-windows';
 import { estimateCost } from './cost';
@@ -30,6 +32,8 @@ export interface ConversationState {
   /** Rolling digest of `messages`, kept in step with every change. */
   digest: string;
   catalog: ToolCatalog | null;
+  /** Every Claude tool name this conversation gave out, kept for its whole life (stable names). */
+  toolNames: GivenToolNames;
   pending: PendingTurn[];
   nextTurnId: number;
   currentTurn: number | null;
@@ -66,6 +70,7 @@ export function newConversationState(options: ConversationOptions): Conversation
     messages: [],
     digest: EMPTY_DIGEST,
     catalog: null,
+    toolNames: [],
     pending: [],
     nextTurnId: 1,
     currentTurn: null,
@@ -87,11 +92,16 @@ export function newConversationState(options: ConversationOptions): Conversation
 }
 
 /** A state carried by continue-as-new, possibly from a run before a field existed. */
-export type CarriedState = Omit<ConversationState, 'accepted'> & Partial<Pick<ConversationState, 'accepted'>>;
+export type CarriedState = Omit<ConversationState, 'accepted' | 'toolNames'> & Partial<Pick<ConversationState, 'accepted' | 'toolNames'>>;
 
-/** The state a run continues with, filling what runs before it did not carry. */
+/**
+ * The state a run continues with, filling what runs before it did not carry: no accepted ids, and
+ * the names of the current catalogue as the names given out so far.
+ */
 export function continuedState(carried: CarriedState): ConversationState {
-  return { ...carried, accepted: carried.accepted ?? [] };
+  const toolNames: GivenToolNames =
+    carried.toolNames ?? (carried.catalog ? toolRouteEntries(carried.catalog).map(([name, route]) => [route.server, route.name, name]) : []);
+  return { ...carried, accepted: carried.accepted ?? [], toolNames };
 }
 
 /** Queues a user turn and returns its id. */

@@ -72,6 +72,11 @@ export interface ToolCatalog {
    * (`src/conversation/tool-routes.ts`), which also read the recorded object form.
    */
   routes: ToolRouteEntry[] | RecordedToolRoutes;
+  /**
+   * Set when the conversation renamed the listed catalogue to keep the names it gave out
+   * (`src/conversation/stable-tool-names.ts`): the digest the MCP layer listed it under.
+   */
+  sourceDigest?: string;
 }
 
 /** Token usage summed over a conversation (S8: recorded from every response). */

@@ -21,11 +21,16 @@ import { canEscalate, escalate } from '../context/escalate-strategy';
 import { summaryDue } from '../context/summary-split';
 import { addUsage } from '../conversation/usage-totals';
 import { failureMessage } from './failure-message';
+import { listedDigestOf, withStableToolNames } from '../conversation/stable-tool-names';
 import { notRunResults, runToolsUntilCancelled } from './run-tools';
 
+/** The current catalogue, under the tool names this conversation already gave out. */
 async function refreshCatalog(state: ConversationState): Promise<void> {
-  const listed = await catalogActivities(state.options).listTools(state.catalog ? { knownDigest: state.catalog.digest } : {});
-  if (listed.changed) state.catalog = listed.catalog;
+  const listed = await catalogActivities(state.options).listTools(state.catalog ? { knownDigest: listedDigestOf(state.catalog) } : {});
+  if (!listed.changed) return;
+  const stable = withStableToolNames(listed.catalog, state.toolNames);
+  state.catalog = stable.catalog;
+  state.toolNames = stable.given;
 }
 
 function transcriptRef(state: ConversationState): TranscriptRef {
