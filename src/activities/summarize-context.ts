@@ -5,6 +5,8 @@ import { summaryPrompt } from '../context/summary-prompt';
 import { textOf } from '../conversation/transcript';
 import { toRequestContent } from '../claude/reply-content';
 import { toReplyUsage } from '../claude/reply-usage';
+import { streamMessage } from '../claude/stream-message';
+import { claudeCallLimits } from '../errors/claude-time-limits';
 import { classified } from '../errors/classify-error';
 import type { TranscriptReader } from './transcript-reader';
 import type { SummarizeInput, SummarizeResult } from './types';
@@ -31,13 +33,16 @@ export function createSummarizeContext(deps: {
       const split = splitForSummary(messages, input.keepRecentTurns, previous);
       const none = { input_tokens: 0, output_tokens: 0 };
       if (split.coveredMessages === 0 || split.older.length === 0) return { summary: null, usage: none };
-      const reply = await deps.claude.messages.create(
+      // Streamed like callClaude, with the same time limits (src/errors/claude-time-limits.ts).
+      const context = Context.current();
+      const reply = await streamMessage(
+        deps.claude,
         {
           model: input.model,
           max_tokens: SUMMARY_MAX_TOKENS,
           messages: [{ role: 'user', content: summaryPrompt(split.older, previous?.text) }],
         },
-        { signal: Context.current().cancellationSignal },
+        { signal: context.cancellationSignal, limits: claudeCallLimits(SUMMARY_MAX_TOKENS), onEvent: () => context.heartbeat() },
       );
       const text = textOf(toRequestContent(reply.content)).trim();
       return {

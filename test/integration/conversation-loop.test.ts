@@ -46,6 +46,8 @@ describe('conversation loop (seed §7.2)', () => {
     expect(seedRequest.body).toEqual({
       model: 'claude-sonnet-4-6',
       max_tokens: 1024,
+      // The seed's body plus `stream: true`: the host streams every call (long generations, live text).
+      stream: true,
       system: SYSTEM, // S7: top level, never a message
       // The seed's §7.2 messages exactly (S12, S8: the toolu_ id comes back as tool_use_id, as a user message).
       messages: SEED_TRANSCRIPT,
