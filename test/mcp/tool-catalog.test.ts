@@ -171,6 +171,20 @@ describe('tool catalogue (S4, S5)', () => {
     }
   });
 
+  test('MCP annotations from tools/list decide whether a tool may be repeated: idempotentHint or readOnlyHint (issue 13 item 3)', async () => {
+    const pool = new McpConnections(
+      [scenarioServer('hints', { SCENARIO_TOOLS: 'plain|same_again|look|both', SCENARIO_IDEMPOTENT: 'same_again|both', SCENARIO_READONLY: 'look|both' })],
+      () => undefined,
+    );
+    try {
+      const built = await buildToolCatalog(pool);
+      const idempotent = Object.fromEntries(['plain', 'same_again', 'look', 'both'].map((tool) => [tool, routeOf(built, tool)?.idempotent]));
+      expect(idempotent).toEqual({ plain: false, same_again: true, look: true, both: true });
+    } finally {
+      await pool.closeAll();
+    }
+  });
+
   test('when no server can be listed, listing fails (and the activity is retried)', async () => {
     const pool = new McpConnections([{ name: 'gone', transport: 'stdio', command: path.join(dir, 'nothing-here'), args: [], env: {}, tools: {} }], () => undefined);
     try {
