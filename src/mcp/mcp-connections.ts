@@ -63,6 +63,8 @@ interface ConnectFailures {
 /** One server's connection as the pool tracks it. */
 interface Entry {
   opening: Promise<OpenedConnection>;
+  /** A use that fails fast (listing) already waited its `connectWaitMs` for this connect in vain. */
+  waitedInVain?: boolean;
   opened?: OpenedConnection;
   inFlight: number;
   lastUsed: number;
@@ -146,10 +148,14 @@ export class McpConnections {
   async use<T>(name: string, body: (client: Client) => Promise<T>, options: UseOptions = {}): Promise<T> {
     if (options.failFastWhenDown === true) this.failIfBackingOff(name);
     const entry = this.entry(name);
+    if (options.failFastWhenDown === true && entry.opened === undefined && entry.waitedInVain === true) {
+      // One turn waited for this connect already: the next ones go on without it until it ends.
+      throw new HostError(`MCP server "${name}" is still connecting (an earlier request waited for it in vain)`, 'mcp.connect_failed', true);
+    }
     entry.inFlight += 1;
     entry.lastUsed = Date.now();
     try {
-      const { client } = entry.opened ?? (await this.waitForOpening(name, entry, options.connectWaitMs));
+      const { client } = entry.opened ?? (await this.waitForOpening(name, entry, options.connectWaitMs, options.failFastWhenDown === true));
       try {
         return await body(client);
       } catch (err) {
@@ -200,14 +206,14 @@ export class McpConnections {
   }
 
   /** The entry's connection once open, or a `mcp.connect_failed` after `waitMs` (the connect goes on). */
-  private async waitForOpening(name: string, entry: Entry, waitMs: number | undefined): Promise<OpenedConnection> {
+  private async waitForOpening(name: string, entry: Entry, waitMs: number | undefined, failFast: boolean): Promise<OpenedConnection> {
     if (waitMs === undefined) return entry.opening;
     let timer: NodeJS.Timeout | undefined;
     const gaveUp = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(
-        () => reject(new HostError(`MCP server "${name}" has not finished connecting within ${waitMs} ms; still trying in the background`, 'mcp.connect_failed', true)),
-        waitMs,
-      );
+      timer = setTimeout(() => {
+        if (failFast) entry.waitedInVain = true;
+        reject(new HostError(`MCP server "${name}" has not finished connecting within ${waitMs} ms; still trying in the background`, 'mcp.connect_failed', true));
+      }, waitMs);
     });
     try {
       return await Promise.race([entry.opening, gaveUp]);

@@ -30,7 +30,7 @@ const MAX_PAGES = 1000;
  * The shortest wait of a turn's listing for a server still connecting: starting a process (node,
  * tsx, python, npx) takes seconds by itself, more on a loaded machine.
  */
-export const MIN_LISTING_CONNECT_WAIT_MS = 10_000;
+export const MIN_LISTING_CONNECT_WAIT_MS = 30_000;
 /** Each `tools/list` page must come within this; listing is cheap, unlike some tool calls. */
 const PAGE_TIMEOUT_MS = 30_000;
 
@@ -119,7 +119,8 @@ function usableTools(server: McpServerConfig, listed: readonly unknown[], warn: 
 export async function listServerTools(connections: McpConnections, server: McpServerConfig): Promise<McpTool[]> {
   const warn = (line: string): void => connections.log(`[mcp:${server.name}] warning: ${line}`);
   // A server backing off after a failed connect is skipped at once, and one still connecting is
-  // waited for no longer than its timeoutMs (10 s at least): the turn goes on without it.
+  // waited for no longer than its timeoutMs (30 s at least), by one turn only: the others go on
+  // without it until that connect ends.
   const listed = await connections.use(server.name, (client) => listPages(client, server), {
     failFastWhenDown: true,
     connectWaitMs: Math.max(MIN_LISTING_CONNECT_WAIT_MS, server.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS),

@@ -1,7 +1,7 @@
 /**
  * A server that never finishes the handshake (issue 9): a turn waits for it no longer than the
- * server's timeoutMs, 10 s at least (not the SDK's 60 s handshake timeout), and goes on with the other
- * servers while connecting goes on in the background; a tool call to it fails at the attempt's own
+ * server's timeoutMs, 30 s at least (not the SDK's 60 s handshake timeout), and goes on with the other
+ * servers while connecting goes on in the background, and the turns after it do not wait again; a tool call to it fails at the attempt's own
  * deadline (retryable: it sent nothing), before its start-to-close timeout. A server that failed to connect is left out of listing for a back-off, so the turns
  * right after do not try it again.
  */
@@ -41,17 +41,19 @@ describe('a server that never finishes the handshake, and one that cannot start'
     await connections?.closeAll();
   });
 
-  test('a turn waits for it no longer than its timeoutMs (10 s at least) and goes on with the other servers', async () => {
+  test('one turn waits for it no longer than its timeoutMs (30 s at least) and goes on with the other servers; the next turns do not wait', async () => {
     const { value: catalog, ms } = await timed(() => buildToolCatalog(connections));
     expect(catalog.tools.map((tool) => tool.name)).toEqual(['x']);
-    expect(ms).toBeGreaterThanOrEqual(9900);
-    expect(ms).toBeLessThan(20_000);
-    expect(logs.some((line) => line.startsWith('[mcp:mute] warning: its tools are left out') && /within 10000 ms/.test(line))).toBe(true);
-    // Still connecting in the background, the same process: the next turn does not start another one.
+    expect(ms).toBeGreaterThanOrEqual(29_900);
+    expect(ms).toBeLessThan(40_000);
+    expect(logs.some((line) => line.startsWith('[mcp:mute] warning: its tools are left out') && /within 30000 ms/.test(line))).toBe(true);
+    // Still connecting in the background, the same process: the next turn neither waits nor starts another one.
     const again = await timed(() => buildToolCatalog(connections));
-    expect(again.ms).toBeLessThan(20_000);
+    expect(again.value.tools.map((tool) => tool.name)).toEqual(['x']);
+    expect(again.ms).toBeLessThan(2000);
+    expect(logs.some((line) => line.startsWith('[mcp:mute] warning: its tools are left out') && /still connecting/.test(line))).toBe(true);
     expect(muteStarts()).toBe(1);
-  }, 60_000);
+  }, 90_000);
 
   test('a server that failed to connect is not tried again by the turns within its back-off (doubling); after it, it is', async () => {
     const lines: string[] = [];
