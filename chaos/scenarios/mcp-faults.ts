@@ -3,7 +3,7 @@
  * mid-call, one whose tool hangs, one that answers garbage (bytes that are not JSON-RPC, then a
  * result that is not an object), one that never finishes the handshake, and one whose binary does
  * not exist. The faulty calls are scripted into the model's first reply; each must end as designed
- * (retried on a new process, or an `is_error` result), every conversation must go on exactly, and
+ * (an `is_error` result: a call that may have run is not run again unless its tool is idempotent), every conversation must go on exactly, and
  * no zombie or orphaned process may remain, under the live worker or after it stops.
  */
 import * as fs from 'node:fs';
@@ -39,9 +39,11 @@ const FAULTS: McpFault[] = [
     fault: 'MCP server crashes mid-call (exits while the call runs)',
     server: (dir) => scenarioServer('crashy', { SCENARIO_TOOLS: 'die_once', SCENARIO_STATE: path.join(dir, 'crashy.state'), SCENARIO_LOG: path.join(dir, 'crashy.log') }),
     call: { id: 'toolu_crashy', name: 'die_once', input: {} },
-    // The call in flight when the connection broke may have run: retried once on a new process, which answers.
-    outcome: 'completed',
-    accept: (result) => result.is_error !== true && resultText(result).startsWith('survived in'),
+    // The call in flight when the connection broke may have run, and the tool is not marked
+    // idempotent: not run again; the model gets the host's is_error result saying so (README,
+    // "Failures and retries"). The server is started anew for the next calls.
+    outcome: 'ended',
+    accept: (result) => result.is_error === true && resultText(result).includes('not run again'),
     log: (dir) => path.join(dir, 'crashy.log'),
   },
   {
