@@ -8,7 +8,7 @@ import { readSettings, type Settings } from '../config/settings';
 import type { TurnResult } from '../conversation/types';
 import { runChat } from './chat';
 import { login } from './login';
-import { cancelTurn, endConversation, history, listConversations, sendMessage, startConversation, status } from './commands';
+import { cancelTurn, endConversation, history, setContextStrategy, listConversations, sendMessage, startConversation, status } from './commands';
 import { LISTED_STATES } from './conversation-listing';
 import { renderListing } from './render-listing';
 import { renderStatus } from './render-status';
@@ -30,6 +30,7 @@ export const USAGE = `usage:
   mcp-host history ID [--json]
   mcp-host status ID [--json]
   mcp-host end ID
+  mcp-host context ID keep_all|last_turns:N|placeholder_tool_results:N|summarize:N   (from the next Claude call)
   mcp-host cancel ID                         (cancels the running turn only; the conversation goes on)
   mcp-host chat [--id ID] [--system TEXT] [--model M] [--context SPEC] [--no-cache]
   mcp-host login SERVER [--port N]           (OAuth login to an HTTP server of MCP_CONFIG, for every worker;
@@ -150,6 +151,17 @@ export async function runCli(argv: string[], given?: Settings, out: Out = consol
         const [id] = exactly(positionals, ['ID']);
         const s = await status(await client(), id ?? '');
         out(values.json ? JSON.stringify(s, null, 2) : renderStatus(s));
+        return 0;
+      }
+      case 'context': {
+        const [id, spec] = exactly(parse({}).positionals, ['ID', 'SPEC']);
+        let strategy: ContextStrategy;
+        try {
+          strategy = parseContextStrategy(spec ?? '');
+        } catch (e) {
+          throw new UsageError(e instanceof Error ? e.message : String(e));
+        }
+        out(`context strategy of ${id ?? ''}: ${await setContextStrategy(await client(), id ?? '', strategy)}`);
         return 0;
       }
       case 'cancel': {

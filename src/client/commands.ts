@@ -5,7 +5,8 @@ import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client, type Wo
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ConversationStatus, ConversationSummary, MessageParam, TurnResult } from '../conversation/types';
 import { conversationWorkflow } from '../workflows';
-import { cancelTurnUpdate, endSignal, sendMessageUpdate, statusQuery, userMessageSignal } from '../workflows/definitions';
+import { cancelTurnUpdate, endSignal, sendMessageUpdate, setContextStrategyUpdate, statusQuery, userMessageSignal } from '../workflows/definitions';
+import type { ContextStrategy } from '../context/context-strategy';
 import { conversationOptions, type ConversationOptionsInput } from './conversation-options';
 import { readHistory } from './read-history';
 import { userMessageProblem } from '../conversation/user-message-problem';
@@ -169,6 +170,11 @@ export async function status(client: Client, id: string): Promise<ConversationSt
  */
 export async function cancelTurn(client: Client, id: string): Promise<TurnResult | null> {
   return (await (await existing(client, id)).executeUpdate(cancelTurnUpdate)).turn;
+}
+
+/** Sets a running conversation's context strategy from its next Claude call on; returns it as a spec. */
+export async function setContextStrategy(client: Client, id: string, strategy: ContextStrategy): Promise<string> {
+  return (await existing(client, id)).executeUpdate(setContextStrategyUpdate, { args: [strategy] });
 }
 
 /** Ends a conversation once its pending turns are done, and returns its summary. */

@@ -8,6 +8,7 @@ import type { ConversationStatus, ConversationSummary, MessageParam, TurnResult 
 import {
   cancelTurn,
   endConversation,
+  setContextStrategy,
   history,
   listConversations,
   postMessage,
@@ -19,6 +20,7 @@ import {
 } from './commands';
 import { connectClient } from './connect';
 import type { ConversationOptionsInput } from './conversation-options';
+import type { ContextStrategy } from '../context/context-strategy';
 
 /** Where conversations run and which model they default to. */
 export interface ConversationClientOptions {
@@ -106,6 +108,11 @@ export class ConversationClient {
    */
   cancelTurn(id: string): Promise<TurnResult | null> {
     return cancelTurn(this.client, id);
+  }
+
+  /** Sets a running conversation's context strategy from its next Claude call on (e.g. after a 400 "prompt is too long"). */
+  setContextStrategy(id: string, strategy: ContextStrategy): Promise<string> {
+    return setContextStrategy(this.client, id, strategy);
   }
 
   /** Ends a conversation once its pending turns are done; resolves with its summary. */

@@ -25,6 +25,8 @@ export interface CompactionInput {
   lastInputTokens: number;
   /** The last reply's `output_tokens`: it joins the next prompt as the assistant message. */
   lastOutputTokens?: number;
+  /** An estimate of what else joined the prompt since (tool results; `estimateTokens` in prompt-too-long.ts). */
+  pendingTokens?: number;
   /** The model's window ({@link contextWindowOf} or a configured value). */
   contextWindow: number;
   /** Fraction of the window at which to act; default {@link DEFAULT_COMPACTION_THRESHOLD}. */
@@ -40,7 +42,7 @@ export interface CompactionInput {
  */
 export function decideCompaction(input: CompactionInput): 'none' | 'compact' {
   const threshold = input.threshold ?? DEFAULT_COMPACTION_THRESHOLD;
-  const next = input.lastInputTokens + (input.lastOutputTokens ?? 0);
+  const next = input.lastInputTokens + (input.lastOutputTokens ?? 0) + (input.pendingTokens ?? 0);
   if (next < threshold * input.contextWindow) return 'none';
   return canEscalate(input.strategy) ? 'compact' : 'none';
 }

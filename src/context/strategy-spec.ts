@@ -40,3 +40,13 @@ export function formatContextStrategy(strategy: ContextStrategy): string {
     }
   }
 }
+
+/** Why `value` is not a context strategy (it came over the wire: an update's argument), or undefined. */
+export function contextStrategyProblem(value: ContextStrategy): string | undefined {
+  try {
+    const spec = formatContextStrategy(value);
+    return JSON.stringify(parseContextStrategy(spec)) === JSON.stringify(value) ? undefined : `invalid context strategy ${JSON.stringify(value)}: ${USAGE}`;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}

@@ -31,11 +31,14 @@ import {
   messagesQuery,
   messagesSliceQuery,
   sendMessageUpdate,
+  setContextStrategyUpdate,
   statusQuery,
   toolsQuery,
   userMessageSignal,
 } from './definitions';
 import { runTurn } from './run-turn';
+import { contextStrategyProblem, formatContextStrategy } from '../context/strategy-spec';
+import type { ContextStrategy } from '../context/context-strategy';
 import { reportProgress } from './progress';
 import { userMessageProblem } from '../conversation/user-message-problem';
 
@@ -81,6 +84,19 @@ function installHandlers(state: ConversationState, ended: () => boolean, running
     await condition(() => state.currentTurn !== turnId);
     return { turn: state.lastTurn?.turnId === turnId ? state.lastTurn : null };
   });
+  setHandler(
+    setContextStrategyUpdate,
+    (strategy): string => {
+      state.contextStrategy = strategy;
+      return formatContextStrategy(strategy);
+    },
+    {
+      validator: (strategy: ContextStrategy) => {
+        const problem = contextStrategyProblem(strategy);
+        if (problem !== undefined) throw new Error(problem);
+      },
+    },
+  );
   setHandler(endSignal, () => {
     state.endRequested = true;
   });

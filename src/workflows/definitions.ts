@@ -3,6 +3,7 @@
  * worker's activities, the client and the tests (house rule 3).
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { ContextStrategy } from '../context/context-strategy';
 import type { ContextSummary } from '../context/context-summary';
 import type { ConversationStatus, MessageParam, Tool, TurnResult } from '../conversation/types';
 
@@ -36,6 +37,12 @@ export interface CancelTurnResult {
  * Returns once the turn has ended.
  */
 export const cancelTurnUpdate = defineUpdate<CancelTurnResult>('cancelTurn');
+
+/**
+ * Sets the context strategy of a running conversation, from its next Claude call on; returns it in
+ * the `--context` form (`last_turns:2`). The guard may still make it stronger later.
+ */
+export const setContextStrategyUpdate = defineUpdate<string, [strategy: ContextStrategy]>('setContextStrategy');
 
 /** Ends the conversation once the pending turns are done; the workflow completes with a summary. */
 export const endSignal = defineSignal('end');

@@ -2,7 +2,7 @@
  * One user turn: the seed's loop (§8.2) with every stop reason handled on purpose (S17).
  * Claude is called with a reference to the transcript, never the transcript itself.
  */
-import { isCancellation, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, isCancellation, patched, workflowInfo } from '@temporalio/workflow';
 import {
   addUserText,
   appendAssistant,
@@ -18,6 +18,7 @@ import type { ClaudeReply } from '../activities/types';
 import { catalogActivities, claudeActivities, summaryActivities } from './activity-stubs';
 import { decideCompaction, promptTokensOf } from '../context/context-guard';
 import { canEscalate, escalate } from '../context/escalate-strategy';
+import { estimateTokens, isPromptTooLong } from '../context/prompt-too-long';
 import { summaryDue } from '../context/summary-split';
 import { addUsage } from '../conversation/usage-totals';
 import { failureMessage } from './failure-message';
@@ -95,6 +96,33 @@ function guardContext(state: ConversationState, reply: ClaudeReply): boolean {
   return compact;
 }
 
+/** Whether a failed Claude call is the API's 400 "prompt is too long". */
+function promptTooLong(err: unknown): boolean {
+  let current: unknown = err;
+  while (current instanceof ActivityFailure && current.cause) current = current.cause;
+  return current instanceof ApplicationFailure && isPromptTooLong(current.type ?? undefined, current.message);
+}
+
+/**
+ * The guard again once tool results joined the prompt: the last reply's usage does not count them,
+ * so a large result could push the next prompt over the window unseen. Patched: conversations
+ * recorded before it did not escalate here.
+ */
+function guardPendingResults(state: ConversationState, reply: ClaudeReply, pending: unknown): boolean {
+  const compact =
+    decideCompaction({
+      lastInputTokens: state.lastPromptTokens,
+      lastOutputTokens: reply.usage.output_tokens,
+      pendingTokens: estimateTokens(pending),
+      contextWindow: contextWindowFor(state.options),
+      ...(state.options.compactionThreshold !== undefined ? { threshold: state.options.compactionThreshold } : {}),
+      strategy: state.contextStrategy,
+    }) === 'compact';
+  if (!compact || !patched('guard-counts-tool-results')) return false;
+  state.contextStrategy = escalate(state.contextStrategy);
+  return true;
+}
+
 /** How the workflow tells a turn why it is being cancelled. */
 export interface TurnControl {
   /** The user cancelled this turn (`cancelTurn`), as opposed to the whole workflow being cancelled. */
@@ -145,6 +173,7 @@ async function runSteps(state: ConversationState, control: TurnControl, counts: 
   }
 
   let forceSummary = false;
+  let retriedTooLong = false;
   for (;;) {
     await refreshSummary(state, forceSummary);
     let reply: ClaudeReply;
@@ -152,6 +181,16 @@ async function runSteps(state: ConversationState, control: TurnControl, counts: 
       reply = await askClaude(state);
     } catch (err) {
       if (isCancellation(err)) throw err;
+      // Too long for the window: a stronger strategy for the rest of the conversation, and this
+      // call once more with it. Patched: conversations recorded before it failed the turn here.
+      if (promptTooLong(err) && canEscalate(state.contextStrategy) && patched('escalate-on-prompt-too-long')) {
+        state.contextStrategy = escalate(state.contextStrategy);
+        forceSummary = true;
+        if (!retriedTooLong) {
+          retriedTooLong = true;
+          continue;
+        }
+      }
       // The history stays valid (it ends with this turn's user message); the next turn joins it.
       return result('failed', '', null, `the Claude call failed: ${failureMessage(err)}`);
     }
@@ -183,6 +222,7 @@ async function runSteps(state: ConversationState, control: TurnControl, counts: 
         if (run.cancelled !== undefined && !control.cancelledByUser()) throw run.cancelled;
         appendMessages(state, toolResultsMessage(run.results));
         if (run.cancelled !== undefined) throw run.cancelled;
+        if (!forceSummary) forceSummary = guardPendingResults(state, reply, run.results);
         continue;
       }
       case 'continue':

@@ -4,7 +4,7 @@
  * strategy of a running conversation.
  */
 import type { ScriptStep } from '../../src/testing';
-import { sendMessageUpdate, statusQuery } from '../../src/workflows/definitions';
+import { sendMessageUpdate, setContextStrategyUpdate, statusQuery } from '../../src/workflows/definitions';
 import { startConversation, validationErrors } from '../support/loop-helpers';
 import { startTestWorker, type TestWorker } from '../support/test-worker';
 import type { ContextStrategy } from '../../src/context/context-strategy';
@@ -41,7 +41,8 @@ describe('an over-long prompt', () => {
     w.fake.enqueue(tooLong, tooLong, ok('fine'));
     const handle = await startConversation(w, { context: { kind: 'last_turns', turns: 4 } }, 'too-long');
     expect(await handle.executeUpdate(sendMessageUpdate, { args: ['first'] })).toMatchObject({ status: 'failed', error: expect.stringContaining('prompt is too long') as unknown });
-    expect((await handle.query(statusQuery)).context.strategy).toBe('last_turns:2');
+    // Escalated on each refusal (last_turns:4 → 2 → 1); retried once.
+    expect((await handle.query(statusQuery)).context.strategy).toBe('last_turns:1');
     expect(await handle.executeUpdate(sendMessageUpdate, { args: ['again'] })).toMatchObject({ status: 'completed', text: 'fine' });
     expect(w.fake.requests.length - from).toBe(3);
   });
@@ -51,7 +52,8 @@ describe('an over-long prompt', () => {
     const handle = await startConversation(w, {}, 'too-long');
     await handle.executeUpdate(sendMessageUpdate, { args: ['first'] });
     const strategy: ContextStrategy = { kind: 'last_turns', turns: 1 };
-    expect(await handle.executeUpdate<string, [ContextStrategy]>('setContextStrategy', { args: [strategy] })).toBe('last_turns:1');
+    expect(await handle.executeUpdate(setContextStrategyUpdate, { args: [strategy] })).toBe('last_turns:1');
+    await expect(handle.executeUpdate(setContextStrategyUpdate, { args: [{ kind: 'last_turns', turns: 0 }] })).rejects.toThrow();
     expect(await handle.executeUpdate(sendMessageUpdate, { args: ['second'] })).toMatchObject({ status: 'completed', text: 'two' });
     const last = w.fake.requests.at(-1)?.body as { messages: unknown[] };
     expect(last.messages).toEqual([{ role: 'user', content: 'second' }]);
