@@ -12,6 +12,7 @@ import { readHistory } from './read-history';
 import { userMessageProblem } from '../conversation/user-message-problem';
 import { initialProgressAttributes, progressAttributesRegistered } from './progress-attributes';
 import { startMetadata } from './start-metadata';
+import { sendTurnWithRetry } from './turn-send-retry';
 import { listedProgress, listQuery, type ListedProgress } from './conversation-listing';
 
 /** Refuses a turn that cannot be sent (empty, or too large for Temporal), before anything is sent. */
@@ -79,15 +80,19 @@ export async function startConversation(
   };
   try {
     if (options.wait) {
-      const result = await target.client.workflow.executeUpdateWithStart(sendMessageUpdate, {
-        args: [message],
-        updateId: messageId,
-        startWorkflowOperation: new WithStartWorkflowOperation(conversationWorkflow, {
-          ...workflowOptions,
-          args: [...workflowOptions.args],
-          workflowIdConflictPolicy: 'FAIL',
+      // Sent again with the same update id while the server lost or could not take it; a retry
+      // joins the conversation the first attempt may have started (src/client/turn-send-retry.ts).
+      const result = await sendTurnWithRetry((attempt) =>
+        target.client.workflow.executeUpdateWithStart(sendMessageUpdate, {
+          args: [message],
+          updateId: messageId,
+          startWorkflowOperation: new WithStartWorkflowOperation(conversationWorkflow, {
+            ...workflowOptions,
+            args: [...workflowOptions.args],
+            workflowIdConflictPolicy: attempt === 1 ? 'FAIL' : 'USE_EXISTING',
+          }),
         }),
-      });
+      );
       return { id, result };
     }
     const handle = await target.client.workflow.start(conversationWorkflow, { ...workflowOptions, args: [...workflowOptions.args] });
@@ -105,7 +110,8 @@ export async function startConversation(
 export async function sendMessage(client: Client, id: string, message: string, options: MessageIdentity = {}): Promise<TurnResult> {
   checkUserMessage(message);
   const handle = await existing(client, id);
-  return handle.executeUpdate(sendMessageUpdate, { args: [message], updateId: options.messageId ?? randomUUID() });
+  const updateId = options.messageId ?? randomUUID();
+  return sendTurnWithRetry(() => handle.executeUpdate(sendMessageUpdate, { args: [message], updateId }));
 }
 
 /** Sends a user turn without waiting for it (a signal); turns queue and run in order. */
