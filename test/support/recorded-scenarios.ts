@@ -174,4 +174,29 @@ export const RECORDED_SCENARIOS: readonly RecordedScenario[] = [
       'listTools', 'callClaude', 'callTool', 'callTool', 'callClaude',
     ],
   },
+  {
+    // pause_turn: the loop calls Claude again with the paused turn, which joins the same assistant message.
+    name: 'pause-turn',
+    servers: () => [weatherServer()],
+    options: {},
+    script: [{ kind: 'message', content: [{ type: 'text', text: '让我想想。' }], stop_reason: 'pause_turn' }, endTurn('想好了。')],
+    turns: [{ text: '慢慢想', expect: { status: 'completed', text: '想好了。', modelCalls: 2, toolCalls: 0 } }],
+    status: { state: 'ended', turnsCompleted: 1, modelCalls: 2, lastStopReason: 'end_turn' },
+    requests: 2,
+    activities: ['listTools', 'callClaude', 'callClaude'],
+  },
+  {
+    // A 400 "prompt is too long": the strategy escalates (a patched() marker) and the call is made once more.
+    name: 'prompt-too-long',
+    servers: () => [weatherServer()],
+    options: {},
+    script: [
+      { kind: 'error', status: 400, errorType: 'invalid_request_error', message: 'prompt is too long: 212345 tokens > 200000 maximum' },
+      endTurn('短一点了。'),
+    ],
+    turns: [{ text: '你好', expect: { status: 'completed', text: '短一点了。', modelCalls: 1, toolCalls: 0 } }],
+    status: { state: 'ended', turnsCompleted: 1, modelCalls: 1, lastStopReason: 'end_turn' },
+    requests: 2,
+    activities: ['listTools', 'callClaude', 'callClaude'],
+  },
 ];

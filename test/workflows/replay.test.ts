@@ -81,6 +81,21 @@ describe('recorded workflow histories', () => {
     expect(retried[0]?.lastFailure?.applicationFailureInfo?.nextRetryDelay?.seconds?.toString()).toBe('1');
   });
 
+  test('prompt-too-long: the escalation is recorded as a patch marker before the second callClaude', () => {
+    const { history } = readHistory('prompt-too-long');
+    const events = history.events ?? [];
+    const patchIds = (e: (typeof events)[number]): string =>
+      Object.values(e.markerRecordedEventAttributes?.details ?? {})
+        .flatMap((payloads) => payloads.payloads ?? [])
+        .map((payload) => Buffer.from(payload.data ?? new Uint8Array()).toString('utf8'))
+        .join(' ');
+    const marker = events.findIndex((e) => patchIds(e).includes('"escalate-on-prompt-too-long"'));
+    const calls = events.flatMap((e, i) => (e.activityTaskScheduledEventAttributes?.activityType?.name === 'callClaude' ? [i] : []));
+    expect(calls).toHaveLength(2);
+    expect(marker).toBeGreaterThan(calls[0] as number);
+    expect(marker).toBeLessThan(calls[1] as number);
+  });
+
   test('parallel-tools: both tool calls are scheduled by the same workflow task', () => {
     const { history } = readHistory('parallel-tools');
     const toolTasks = (history.events ?? []).flatMap((e) => {
