@@ -199,4 +199,18 @@ export const RECORDED_SCENARIOS: readonly RecordedScenario[] = [
     requests: 2,
     activities: ['listTools', 'callClaude', 'callClaude'],
   },
+  {
+    // summarize:1: before the second turn's call, the first turn is folded into a summary (summarizeContext).
+    name: 'summarize',
+    servers: () => [weatherServer()],
+    options: { context: { kind: 'summarize', keepRecentTurns: 1 } },
+    script: [endTurn('第一个回答。'), endTurn('用户打了招呼，助手回答了。'), endTurn('第二个回答。')],
+    turns: [
+      { text: '你好', expect: { status: 'completed', text: '第一个回答。', modelCalls: 1 } },
+      { text: '再说一次', expect: { status: 'completed', text: '第二个回答。', modelCalls: 1 } },
+    ],
+    status: { state: 'ended', turnsCompleted: 2, modelCalls: 2 },
+    requests: 3,
+    activities: ['listTools', 'callClaude', 'listTools', 'summarizeContext', 'callClaude'],
+  },
 ];
