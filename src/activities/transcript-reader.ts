@@ -14,31 +14,58 @@ import { HostError } from '../errors/host-error';
 interface Cached {
   messages: MessageParam[];
   digest: string;
+  /** The messages' size as JSON, what the cache is bounded by. */
+  bytes: number;
 }
+
+const EMPTY: Cached = { messages: [], digest: digestOf([]), bytes: 0 };
 
 /** Messages per query: with tool results up to the cap (~100k chars), a page stays under the payload limits. */
 const PAGE = 50;
-/** Conversations whose transcript a worker keeps in memory. */
+/** Tool lists and summaries a worker keeps in memory (each small next to a transcript). */
 const MAX_CONVERSATIONS = 256;
+/**
+ * Transcript bytes (as JSON) a worker keeps in memory by default: the least recently used go first;
+ * a transcript larger than the whole bound is read for its call and not kept. A miss costs only
+ * queries, so the bound trades memory for round trips, never correctness.
+ */
+export const DEFAULT_TRANSCRIPT_CACHE_BYTES = 256 * 1024 * 1024;
+
+export interface TranscriptReaderOptions {
+  /** See DEFAULT_TRANSCRIPT_CACHE_BYTES. */
+  maxCachedBytes?: number;
+}
 
 /** A worker-wide reader and cache of transcripts and tool lists. */
 export class TranscriptReader {
   private readonly transcripts = new Map<string, Cached>();
   private readonly toolLists = new Map<string, Tool[]>();
   private readonly summaries = new Map<string, ContextSummary>();
+  private readonly maxCachedBytes: number;
+  private cachedBytesTotal = 0;
 
-  constructor(private readonly client: Client) {}
+  constructor(
+    private readonly client: Client,
+    options: TranscriptReaderOptions = {},
+  ) {
+    this.maxCachedBytes = options.maxCachedBytes ?? DEFAULT_TRANSCRIPT_CACHE_BYTES;
+  }
+
+  /** Bytes of transcripts held now, and how many conversations they belong to. */
+  cacheSize(): { bytes: number; conversations: number } {
+    return { bytes: this.cachedBytesTotal, conversations: this.transcripts.size };
+  }
 
   /** messages[0, ref.messageCount) of the referenced run, verified against ref.digest. */
   async messages(ref: TranscriptRef): Promise<MessageParam[]> {
     // Keyed by workflow id, not run: a run that continued as new starts with the same messages.
     const key = ref.workflowId;
     const cached = this.transcripts.get(key);
-    let current = cached && cached.messages.length <= ref.messageCount ? cached : { messages: [], digest: digestOf([]) };
+    let current = cached && cached.messages.length <= ref.messageCount ? cached : EMPTY;
     current = await this.extend(ref, current);
     if (current.digest !== ref.digest) {
       // The cache may hold a message that was later extended (a user turn joining a trailing user message).
-      current = await this.extend(ref, { messages: [], digest: digestOf([]) });
+      current = await this.extend(ref, EMPTY);
     }
     if (current.digest !== ref.digest) {
       throw new HostError(
@@ -84,6 +111,7 @@ export class TranscriptReader {
     const handle = this.client.workflow.getHandle(ref.workflowId, ref.runId);
     const messages = [...from.messages];
     let digest = from.digest;
+    let bytes = from.bytes;
     while (messages.length < ref.messageCount) {
       const to = Math.min(ref.messageCount, messages.length + PAGE);
       const page = await handle.query(messagesSliceQuery, messages.length, to);
@@ -91,17 +119,28 @@ export class TranscriptReader {
         throw new HostError(`the workflow returned ${page.length} messages for [${messages.length}, ${to})`, 'host.transcript_short', true);
       }
       digest = digestOf(page, digest);
+      bytes += Buffer.byteLength(JSON.stringify(page));
       messages.push(...page);
     }
-    return { messages, digest };
+    return { messages, digest, bytes };
   }
 
   private remember(key: string, value: Cached): void {
-    this.transcripts.delete(key);
+    this.forget(key);
+    if (value.bytes > this.maxCachedBytes) return;
     this.transcripts.set(key, value);
-    if (this.transcripts.size > MAX_CONVERSATIONS) {
-      const oldest = this.transcripts.keys().next().value;
-      if (oldest !== undefined) this.transcripts.delete(oldest);
+    this.cachedBytesTotal += value.bytes;
+    // Least recently used first: a Map iterates in insertion order, and a hit is re-inserted.
+    for (const oldest of this.transcripts.keys()) {
+      if (this.cachedBytesTotal <= this.maxCachedBytes) break;
+      this.forget(oldest);
     }
+  }
+
+  private forget(key: string): void {
+    const held = this.transcripts.get(key);
+    if (!held) return;
+    this.transcripts.delete(key);
+    this.cachedBytesTotal -= held.bytes;
   }
 }
