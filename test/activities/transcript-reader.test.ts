@@ -22,9 +22,9 @@ class Conversations {
 
   client(): Client {
     const handle = (id: string) => ({
-      query: async (_query: unknown, from: number, to: number): Promise<MessageParam[]> => {
+      query: (_query: unknown, from: number, to: number): Promise<MessageParam[]> => {
         this.queries += 1;
-        return (this.transcripts.get(id) ?? []).slice(from, to);
+        return Promise.resolve((this.transcripts.get(id) ?? []).slice(from, to));
       },
     });
     return { workflow: { getHandle: handle } } as unknown as Client;

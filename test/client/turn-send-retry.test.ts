@@ -35,10 +35,10 @@ describe('sendTurnWithRetry', () => {
 
   it('sends again after transient failures and returns the answer', async () => {
     const attempts: number[] = [];
-    const answer = await sendTurnWithRetry(async (attempt) => {
+    const answer = await sendTurnWithRetry((attempt) => {
       attempts.push(attempt);
-      if (attempt < 3) throw new WorkflowNotFoundError('update "u" not found', 'c-1', undefined);
-      return 'the answer';
+      if (attempt < 3) return Promise.reject(new WorkflowNotFoundError('update "u" not found', 'c-1', undefined));
+      return Promise.resolve('the answer');
     }, fast, noSleep);
     expect(answer).toBe('the answer');
     expect(attempts).toEqual([1, 2, 3]);
@@ -47,9 +47,9 @@ describe('sendTurnWithRetry', () => {
   it('throws a final failure on the first attempt', async () => {
     const refusal = new WorkflowUpdateFailedError('Workflow Update failed', ApplicationFailure.create({ message: 'the conversation has ended' }));
     let attempts = 0;
-    await expect(sendTurnWithRetry(async () => {
+    await expect(sendTurnWithRetry(() => {
       attempts += 1;
-      throw refusal;
+      return Promise.reject(refusal);
     }, fast, noSleep)).rejects.toBe(refusal);
     expect(attempts).toBe(1);
   });
@@ -57,9 +57,9 @@ describe('sendTurnWithRetry', () => {
   it('gives up with the last failure once its time is up', async () => {
     let attempts = 0;
     const started = Date.now();
-    await expect(sendTurnWithRetry(async () => {
+    await expect(sendTurnWithRetry(() => {
       attempts += 1;
-      throw new WorkflowUpdateRPCTimeoutOrCancelledError('context deadline exceeded');
+      return Promise.reject(new WorkflowUpdateRPCTimeoutOrCancelledError('context deadline exceeded'));
     }, { giveUpAfterMs: 200, initialDelayMs: 20, maxDelayMs: 40 })).rejects.toBeInstanceOf(WorkflowUpdateRPCTimeoutOrCancelledError);
     expect(attempts).toBeGreaterThan(2);
     expect(Date.now() - started).toBeLessThan(2_000);
