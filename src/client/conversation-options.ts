@@ -1,5 +1,7 @@
 import { DEFAULTS } from '../config/settings';
 import type { ConversationOptions } from '../conversation/types';
+import { DEFAULT_COMPACTION_THRESHOLD } from '../context/context-guard';
+import { contextWindowOf } from '../models/context-windows';
 
 /**
  * How long an activity may go without a heartbeat before Temporal takes its worker for lost and
@@ -14,10 +16,17 @@ export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 4_000;
 /** The options a caller may set; the rest take the defaults. */
 export type ConversationOptionsInput = Partial<ConversationOptions>;
 
-/** Fills defaults and rejects values the loop cannot work with, with a clear message. */
+/**
+ * Fills defaults and rejects values the loop cannot work with, with a clear message. The numbers
+ * the workflow's context guard decides by (the model's context window from
+ * src/models/context-windows.ts, the compaction threshold) are pinned here, in the workflow's
+ * input, so that changing those tables never changes what a running conversation's replay
+ * decides; the workflow falls back to the tables only for conversations started before this.
+ */
 export function conversationOptions(input: ConversationOptionsInput, defaultModel: string = DEFAULTS.model): ConversationOptions {
+  const model = input.model ?? defaultModel;
   const options: ConversationOptions = {
-    model: input.model ?? defaultModel,
+    model,
     maxTokens: input.maxTokens ?? DEFAULTS.maxTokens,
     maxIterations: input.maxIterations ?? DEFAULTS.maxIterations,
     toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS,
@@ -26,8 +35,8 @@ export function conversationOptions(input: ConversationOptionsInput, defaultMode
     ...(input.continueAsNewAfterEvents !== undefined ? { continueAsNewAfterEvents: input.continueAsNewAfterEvents } : {}),
     ...(input.context !== undefined ? { context: input.context } : {}),
     ...(input.promptCache !== undefined ? { promptCache: input.promptCache } : {}),
-    ...(input.contextWindow !== undefined ? { contextWindow: input.contextWindow } : {}),
-    ...(input.compactionThreshold !== undefined ? { compactionThreshold: input.compactionThreshold } : {}),
+    contextWindow: input.contextWindow ?? contextWindowOf(model),
+    compactionThreshold: input.compactionThreshold ?? DEFAULT_COMPACTION_THRESHOLD,
     ...(input.prices !== undefined ? { prices: input.prices } : {}),
   };
   const positive = (name: string, value: number): void => {
