@@ -9,6 +9,7 @@
  * source, checks the results are the intended ones, and writes `test/histories/<scenario>.json`.
  * Nothing is written for a scenario that misbehaves, or whose history contains an API key.
  */
+import type { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import * as fs from 'node:fs';
@@ -38,6 +39,17 @@ function expectFields(what: string, actual: object, expected: object): void {
   }
 }
 
+/** Waits until the conversation runs in a run other than `firstRunId` (it continued as new); returns that run's id. */
+async function newRun(workflowId: string, firstRunId: string, client: Client): Promise<string> {
+  const giveUpAt = Date.now() + 30_000;
+  for (;;) {
+    const { runId } = await client.workflow.getHandle(workflowId).describe();
+    if (runId !== firstRunId) return runId;
+    if (Date.now() > giveUpAt) throw new Error(`${workflowId} did not continue as new within 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 /** Runs one scenario to its end and returns its history as pretty-printed proto JSON. */
 async function record(scenario: RecordedScenario): Promise<string> {
   const worker = await startTestWorker({ servers: scenario.servers(), script: scenario.script });
@@ -51,9 +63,11 @@ async function record(scenario: RecordedScenario): Promise<string> {
         ? { ...startMetadata(scenario.turns[0]?.text ?? '', options), typedSearchAttributes: initialProgressAttributes() }
         : {}),
     });
+    let recordedRunId: string | undefined; // the run after the continue-as-new, when the scenario has one
     for (const [index, turn] of scenario.turns.entries()) {
       const result = await handle.executeUpdate(sendMessageUpdate, { args: [turn.text] });
       expectFields(`${scenario.name} turn ${index + 1}`, result, turn.expect);
+      if (scenario.continuesAsNewAfterTurn === index + 1) recordedRunId = await newRun(handle.workflowId, handle.firstExecutionRunId, worker.client);
     }
     // Ended, so the history is complete: replay then covers the workflow's last command too.
     await handle.signal(endSignal);
@@ -62,7 +76,7 @@ async function record(scenario: RecordedScenario): Promise<string> {
     if (worker.fake.requests.length !== scenario.requests) {
       throw new Error(`${scenario.name}: the fake got ${worker.fake.requests.length} requests, expected ${scenario.requests}`);
     }
-    const history = await handle.fetchHistory();
+    const history = await worker.client.workflow.getHandle(handle.workflowId, recordedRunId).fetchHistory();
     const activities = scheduledActivityTypes(history).join(',');
     if (activities !== scenario.activities.join(',')) {
       throw new Error(`${scenario.name}: scheduled ${activities}, expected ${scenario.activities.join(',')}`);

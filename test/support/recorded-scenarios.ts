@@ -36,6 +36,12 @@ export interface RecordedScenario {
    * attributes (the recorder's server registers them), so the history holds their upserts.
    */
   startedWithProgress?: boolean;
+  /**
+   * The conversation continues as new after this turn (its `continueAsNewAfterEvents` is small):
+   * the recorder waits for the new run before the next turn and records THAT run, whose input is
+   * the carried state and which itself ends by continuing as new; `activities` are that run's.
+   */
+  continuesAsNewAfterTurn?: number;
 }
 
 /** The workflow id a scenario is recorded and replayed under (histories do not store it). */
@@ -212,5 +218,21 @@ export const RECORDED_SCENARIOS: readonly RecordedScenario[] = [
     status: { state: 'ended', turnsCompleted: 2, modelCalls: 2 },
     requests: 3,
     activities: ['listTools', 'callClaude', 'listTools', 'summarizeContext', 'callClaude'],
+  },
+  {
+    // A turn with a tool call, continue-as-new, then a turn in the new run: the recorded (last) run
+    // starts from the carried state (messages, catalogue, given tool names, accepted turn ids).
+    name: 'continue-as-new',
+    servers: () => [weatherServer()],
+    options: { continueAsNewAfterEvents: 10 },
+    script: [weatherToolUse('toolu_can_01', '北京'), endTurn('北京今天晴。'), endTurn('不客气。')],
+    turns: [
+      { text: '北京今天天气怎么样？', expect: { status: 'completed', text: '北京今天晴。', modelCalls: 2, toolCalls: 1 } },
+      { text: '谢谢', expect: { status: 'completed', text: '不客气。', modelCalls: 1, toolCalls: 0 } },
+    ],
+    status: { state: 'ended', turnsCompleted: 2, modelCalls: 3, lastStopReason: 'end_turn' },
+    requests: 3,
+    activities: ['listTools', 'callClaude'],
+    continuesAsNewAfterTurn: 1,
   },
 ];

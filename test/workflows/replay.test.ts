@@ -60,7 +60,11 @@ describe('recorded workflow histories', () => {
       // A replay of an empty or truncated file would prove nothing: check it holds what it claims.
       expect(scheduledActivityTypes(history)).toEqual(scenario.activities);
       expect(history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name).toBe('conversationWorkflow');
-      expect(history.events?.at(-1)?.eventType).toBe(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED);
+      expect(history.events?.at(-1)?.eventType).toBe(
+        scenario.continuesAsNewAfterTurn === undefined
+          ? EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED
+          : EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW,
+      );
     });
 
     test('replays against the current workflow code', async () => {
@@ -96,6 +100,14 @@ describe('recorded workflow histories', () => {
     expect(marker).toBeLessThan(calls[1] as number);
   });
 
+  test('continue-as-new: the recorded run starts from the previous run\'s carried state and continues as new itself', () => {
+    const { history } = readHistory('continue-as-new');
+    const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
+    expect(started?.continuedExecutionRunId).toBeTruthy();
+    expect(started?.initiator).toBe(temporal.api.enums.v1.ContinueAsNewInitiator.CONTINUE_AS_NEW_INITIATOR_WORKFLOW);
+    expect(history.events?.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId).toBeTruthy();
+  });
+
   test('parallel-tools: both tool calls are scheduled by the same workflow task', () => {
     const { history } = readHistory('parallel-tools');
     const toolTasks = (history.events ?? []).flatMap((e) => {
@@ -127,8 +139,12 @@ describe('the replay check can fail', () => {
         recordedWorkflowId(name),
       );
       await expect(replay).rejects.toThrow(DeterminismViolationError);
-      // The error names the mismatch, so a real failure tells the reader what changed.
-      await expect(replay).rejects.toThrow(/'listTools' does not match .*'callTool'/);
+      // The error names the mismatch, so a real failure tells the reader what changed. A continued
+      // run's first workflow task records the progress patch marker before it lists the tools.
+      const continued = RECORDED_SCENARIOS.find((s) => s.name === name)?.continuesAsNewAfterTurn !== undefined;
+      await expect(replay).rejects.toThrow(
+        continued ? /patch marker encountered for change progress-search-attributes-and-memo/ : /'listTools' does not match .*'callTool'/,
+      );
     },
   );
 });
