@@ -220,6 +220,30 @@ export const RECORDED_SCENARIOS: readonly RecordedScenario[] = [
     activities: ['listTools', 'callClaude', 'listTools', 'summarizeContext', 'callClaude'],
   },
   {
+    // The context guard: the first reply's usage (900 of a 1000-token window) trips it, so the call
+    // after the tool result goes out with the escalated strategy (placeholder_tool_results:2).
+    name: 'guard-escalation',
+    servers: () => [weatherServer()],
+    options: { contextWindow: 1000 },
+    script: [
+      {
+        kind: 'message',
+        content: [{ type: 'tool_use', id: 'toolu_guard_01', name: 'get_weather', input: { city: '北京' } }],
+        stop_reason: 'tool_use',
+        usage: { input_tokens: 880, output_tokens: 20 },
+      },
+      endTurn('北京今天晴。'),
+      endTurn('好的。'),
+    ],
+    turns: [
+      { text: '北京今天天气怎么样？', expect: { status: 'completed', text: '北京今天晴。', modelCalls: 2, toolCalls: 1 } },
+      { text: '谢谢', expect: { status: 'completed', text: '好的。', modelCalls: 1 } },
+    ],
+    status: { state: 'ended', turnsCompleted: 2, modelCalls: 3, lastStopReason: 'end_turn' },
+    requests: 3,
+    activities: ['listTools', 'callClaude', 'callTool', 'callClaude', 'listTools', 'callClaude'],
+  },
+  {
     // A turn with a tool call, continue-as-new, then a turn in the new run: the recorded (last) run
     // starts from the carried state (messages, catalogue, given tool names, accepted turn ids).
     name: 'continue-as-new',

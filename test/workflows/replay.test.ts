@@ -100,6 +100,18 @@ describe('recorded workflow histories', () => {
     expect(marker).toBeLessThan(calls[1] as number);
   });
 
+  test('guard-escalation: the call after the tripping reply goes out with the escalated strategy', () => {
+    const { history } = readHistory('guard-escalation');
+    const strategies = (history.events ?? []).flatMap((e) => {
+      const scheduled = e.activityTaskScheduledEventAttributes;
+      if (scheduled?.activityType?.name !== 'callClaude') return [];
+      const payload = scheduled.input?.payloads?.[0];
+      const input = JSON.parse(Buffer.from(payload?.data ?? new Uint8Array()).toString('utf8')) as { context: { strategy: { kind: string } } };
+      return [input.context.strategy.kind];
+    });
+    expect(strategies).toEqual(['keep_all', 'placeholder_tool_results', 'placeholder_tool_results']);
+  });
+
   test('continue-as-new: the recorded run starts from the previous run\'s carried state and continues as new itself', () => {
     const { history } = readHistory('continue-as-new');
     const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
