@@ -191,7 +191,10 @@ export async function runCli(argv: string[], given?: Settings, out: Out = consol
       case 'tools': {
         const { values, positionals } = parse({ json: { type: 'boolean' }, verbose: { type: 'boolean' } });
         exactly(positionals, []);
-        const rows = await toolCatalogue(config().mcpConfigPath, values.verbose === true ? err : undefined);
+        // A server left out is said on stderr, one line each, whatever the output format.
+        const rows = await toolCatalogue(config().mcpConfigPath, values.verbose === true ? err : undefined, ({ server, reason }) =>
+          err(`mcp-host: server "${server}" is unavailable, its tools are not listed: ${reason}`),
+        );
         out(values.json ? JSON.stringify(rows, null, 2) : renderCatalogue(rows));
         return 0;
       }

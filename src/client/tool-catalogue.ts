@@ -4,7 +4,7 @@
  */
 import { loadMcpConfig } from '../mcp/config';
 import { McpConnections } from '../mcp/mcp-connections';
-import { buildToolCatalog } from '../mcp/tool-catalog';
+import { buildToolCatalogReport, type UnavailableServer } from '../mcp/tool-catalog';
 import { toolRouteEntries } from '../conversation/tool-routes';
 
 /** One tool as Claude sees it and where it lives. */
@@ -17,12 +17,22 @@ export interface CatalogueRow {
   description: string;
 }
 
-/** Lists every server of the `mcp.json` at `configPath` and returns the merged catalogue. */
-export async function toolCatalogue(configPath: string, log: (line: string) => void = () => undefined): Promise<CatalogueRow[]> {
+/**
+ * Lists every server of the `mcp.json` at `configPath` and returns the merged catalogue; each server
+ * left out (down, a failed handshake, an OAuth login missing or refused) is passed to `unavailable`.
+ * @throws Error when there are servers and none of them could be listed.
+ */
+export async function toolCatalogue(
+  configPath: string,
+  log: (line: string) => void = () => undefined,
+  unavailable: (server: UnavailableServer) => void = () => undefined,
+): Promise<CatalogueRow[]> {
   const servers = await loadMcpConfig(configPath);
   const connections = new McpConnections(servers, log);
   try {
-    const catalog = await buildToolCatalog(connections);
+    const report = await buildToolCatalogReport(connections);
+    report.unavailable.forEach(unavailable);
+    const catalog = report.catalog;
     const descriptions = new Map(catalog.tools.map((tool) => [tool.name, tool.description ?? '']));
     return toolRouteEntries(catalog).map(([claudeName, route]) => ({
       claudeName,

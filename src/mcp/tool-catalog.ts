@@ -40,10 +40,17 @@ const PAGE_TIMEOUT_MS = 30_000;
  */
 const PageSchema = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().nullish() });
 
+/** A server left out of a catalogue, and why. */
+export interface UnavailableServer {
+  server: string;
+  reason: string;
+}
+
 /** A catalogue and whether every server could be listed. */
 interface BuiltCatalog {
   catalog: ToolCatalog;
   complete: boolean;
+  unavailable: UnavailableServer[];
 }
 
 async function listPages(client: Client, server: McpServerConfig): Promise<unknown[]> {
@@ -132,6 +139,7 @@ async function build(connections: McpConnections): Promise<BuiltCatalog> {
   const servers = connections.list();
   const settled = await Promise.allSettled(servers.map((server) => listServerTools(connections, server)));
   const failures: string[] = [];
+  const unavailable: UnavailableServer[] = [];
   const entries: Array<{ server: McpServerConfig; tool: McpTool }> = [];
   settled.forEach((outcome, i) => {
     const server = servers[i] as McpServerConfig;
@@ -141,6 +149,7 @@ async function build(connections: McpConnections): Promise<BuiltCatalog> {
     }
     const reason = outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason);
     failures.push(`"${server.name}": ${reason}`);
+    unavailable.push({ server: server.name, reason });
     connections.log(`[mcp:${server.name}] warning: its tools are left out of this turn's catalogue: ${reason}`);
   });
   if (servers.length > 0 && failures.length === servers.length) {
@@ -166,7 +175,7 @@ async function build(connections: McpConnections): Promise<BuiltCatalog> {
       },
     ]);
   });
-  return { catalog: { digest: digestOf([tools, routes]), tools, routes }, complete: failures.length === 0 };
+  return { catalog: { digest: digestOf([tools, routes]), tools, routes }, complete: failures.length === 0, unavailable };
 }
 
 /**
@@ -176,6 +185,12 @@ async function build(connections: McpConnections): Promise<BuiltCatalog> {
  */
 export async function buildToolCatalog(connections: McpConnections): Promise<ToolCatalog> {
   return (await build(connections)).catalog;
+}
+
+/** {@link buildToolCatalog}, with the servers it left out and why (for `mcp-host tools`). */
+export async function buildToolCatalogReport(connections: McpConnections): Promise<{ catalog: ToolCatalog; unavailable: UnavailableServer[] }> {
+  const { catalog, unavailable } = await build(connections);
+  return { catalog, unavailable };
 }
 
 /** A worker's catalogue, rebuilt only when a server's tool list may have changed. */
