@@ -73,6 +73,21 @@ describe('a user turn runs once', () => {
     expect(w.fake.requests.length - from).toBe(2);
   });
 
+  test('a start sent again with its message id joins the conversation it made; another start of that id is refused', async () => {
+    // As when the server took a start and restarted before answering: the start comes again.
+    const conversations = new ConversationClient(w.client, { taskQueue: w.taskQueue });
+    w.fake.enqueue(ok('made'));
+    const id = `turn-once-start-${Date.now()}`;
+    const first = await conversations.start('hello', { id, wait: true, messageId: 'start-once' });
+    expect(first.result).toMatchObject({ turnId: 1, text: 'made' });
+    expect(await conversations.start('hello', { id, wait: true, messageId: 'start-once' })).toEqual(first);
+    await expect(conversations.start('hello', { id, wait: true, messageId: 'someone-else' })).rejects.toThrow(
+      `a conversation with id "${id}" already exists`,
+    );
+    expect((await conversations.status(id)).turnsCompleted).toBe(1);
+    expect(await conversations.history(id)).toHaveLength(2);
+  });
+
   test('ConversationClient: send and post with the same messageId are one turn each', async () => {
     const conversations = new ConversationClient(w.client, { taskQueue: w.taskQueue });
     w.fake.enqueue(ok('one'), ok('two'));
