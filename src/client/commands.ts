@@ -73,6 +73,10 @@ export async function startConversation(
     // while a kill inside a task (milliseconds out of a turn's seconds) is rare.
     workflowTaskTimeout: '10 seconds',
     args: [{ options: conversation }] as const,
+    // Which start made this conversation: a start whose answer was lost (the server restarted after
+    // taking it) and that the SDK or we send again finds the conversation already there, and this
+    // tells "ours, go on" from "someone else's id" (startedByUs below).
+    memo: { [START_MESSAGE_MEMO]: messageId },
     // What the Web UI shows of it (src/client/start-metadata.ts), and the search attributes it
     // keeps current where the namespace has them registered.
     ...startMetadata(message, conversation),
@@ -99,10 +103,30 @@ export async function startConversation(
     await handle.signal(userMessageSignal, message, { messageId });
     return { id };
   } catch (err) {
-    if (err instanceof Error && /already (started|exists)/i.test(err.message)) {
+    if (!(err instanceof Error && /already (started|exists)/i.test(err.message))) throw err;
+    if (!(await startedByUs(target.client, id, messageId))) {
       throw new Error(`a conversation with id "${id}" already exists; use \`mcp-host send ${id} …\``);
     }
-    throw err;
+    // This start made it; its first turn goes in with the same id (taken once by the workflow).
+    const handle = target.client.workflow.getHandle<typeof conversationWorkflow>(id);
+    if (options.wait) {
+      return { id, result: await sendTurnWithRetry(() => handle.executeUpdate(sendMessageUpdate, { args: [message], updateId: messageId })) };
+    }
+    await handle.signal(userMessageSignal, message, { messageId });
+    return { id };
+  }
+}
+
+/** The memo key holding the message id of the start that made a conversation. */
+const START_MESSAGE_MEMO = 'startMessageId';
+
+/** Whether conversation `id` was made by the start of first message `messageId`. */
+async function startedByUs(client: Client, id: string, messageId: string): Promise<boolean> {
+  try {
+    const { memo } = await client.workflow.getHandle(id).describe();
+    return memo?.[START_MESSAGE_MEMO] === messageId;
+  } catch {
+    return false;
   }
 }
 

@@ -81,7 +81,7 @@ describe('the Web UI view of a conversation', () => {
     expect(attributes.get(TOOL_CALLS_ATTRIBUTE)).toBe(3);
     expect(attributes.get(TOKENS_ATTRIBUTE)).toBeGreaterThan(0);
     expect(attributes.get(WAITING_APPROVAL_ATTRIBUTE)).toBe(false);
-    expect(description.memo).toEqual({ state: 'idle', turns: 1, lastMessage: '北京晴，上海多云。' });
+    expect(description.memo).toEqual({ startMessageId: expect.any(String), state: 'idle', turns: 1, lastMessage: '北京晴，上海多云。' });
 
     const current = await currentDetailsOf(handle);
     expect(current).toContain('**idle**');
@@ -101,7 +101,7 @@ describe('the Web UI view of a conversation', () => {
     await handle.result();
     const ended = await handle.describe();
     expect(ended.typedSearchAttributes.get(STATE_ATTRIBUTE)).toBe('ended');
-    expect(ended.memo).toEqual({ state: 'ended', turns: 1, lastMessage: '北京晴，上海多云。' });
+    expect(ended.memo).toEqual({ startMessageId: expect.any(String), state: 'ended', turns: 1, lastMessage: '北京晴，上海多云。' });
     // Two upserts for the turn (running, idle) and one for the end, besides the SDK's own
     // TemporalChangeVersion of the patch; no failed workflow task.
     const ours = ['McpHostState', 'McpHostTokens', 'McpHostToolCalls', 'McpHostTurns'];
