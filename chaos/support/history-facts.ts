@@ -41,8 +41,13 @@ export interface HistoryFacts {
   /** Activity attempts beyond the first (from the started events' attempt numbers). */
   activityRetries: number;
   workflowTaskTimeouts: number;
-  /** Per update argument (the turn's text): times accepted, and when first. */
-  updatesAccepted: Map<string, { count: number; at: number }>;
+  /**
+   * Per update argument (the turn's text): times accepted in all, the most in one run, and when
+   * first. Temporal deduplicates an update id within a run only; a send repeated after a
+   * continue-as-new is accepted again in the next run and answered from the turn's stored result
+   * (src/conversation/accepted-turns.ts), which adds no turn.
+   */
+  updatesAccepted: Map<string, { count: number; mostInOneRun: number; at: number }>;
   updatesCompleted: number;
   continuedAsNew: number;
   /** Whether the last run completed. */
@@ -84,6 +89,7 @@ export async function historyFacts(runs: readonly HistoryEvent[][]): Promise<His
     const workflowTasksStarted = new Map<string, number>();
     let lastTaskScheduled = 0;
     let firstTaskCompleted = true;
+    const acceptedInThisRun = new Map<string, number>();
     for (const event of events) {
       const at = eventTime(event);
       const id = String(event.eventId);
@@ -141,7 +147,13 @@ export async function historyFacts(runs: readonly HistoryEvent[][]): Promise<His
       if (accepted) {
         const text = String(await firstPayloadValue(accepted.acceptedRequest?.input?.args?.payloads));
         const seen = facts.updatesAccepted.get(text);
-        facts.updatesAccepted.set(text, { count: (seen?.count ?? 0) + 1, at: seen?.at ?? at });
+        const inThisRun = (acceptedInThisRun.get(text) ?? 0) + 1;
+        acceptedInThisRun.set(text, inThisRun);
+        facts.updatesAccepted.set(text, {
+          count: (seen?.count ?? 0) + 1,
+          mostInOneRun: Math.max(seen?.mostInOneRun ?? 0, inThisRun),
+          at: seen?.at ?? at,
+        });
       }
       if (event.workflowExecutionUpdateCompletedEventAttributes) facts.updatesCompleted += 1;
       if (event.workflowExecutionContinuedAsNewEventAttributes) facts.continuedAsNew += 1;
