@@ -9,6 +9,7 @@ import { applyContextStrategy } from '../context/context-strategy';
 import { transcriptProblem } from '../context/validate-pairing';
 import { classified } from '../errors/classify-error';
 import { HostError } from '../errors/host-error';
+import { ClaudeStreamPublisher } from './publish-progress';
 import { toClaudeReply } from './to-claude-reply';
 import type { TranscriptReader } from './transcript-reader';
 import type { ClaudeCallInput, ClaudeReply } from './types';
@@ -36,6 +37,11 @@ export interface CallClaudeDeps {
    * enter an activity result or the workflow's history.
    */
   onTextDelta?: (delta: ClaudeTextDelta) => void;
+  /**
+   * Publish the answer as it streams in the heartbeats' details, for followers (default true;
+   * `src/activities/publish-progress.ts`). Off: the heartbeats carry nothing, as before.
+   */
+  publishProgress?: boolean;
 }
 
 /**
@@ -53,8 +59,11 @@ export interface CallClaudeDeps {
  */
 export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput) => Promise<ClaudeReply> {
   // Heartbeats cover the transcript reads too (queries to the workflow), not only the request.
-  return (input) =>
-    withHeartbeats(classified(async () => {
+  return (input) => {
+    // The answer so far rides on every heartbeat of the call (never its result or the history).
+    const publisher = deps.publishProgress === false ? undefined : new ClaudeStreamPublisher(Context.current());
+    const beat = publisher ? () => publisher.heartbeat() : undefined;
+    return withHeartbeats(classified(async () => {
       const [messages, tools, summary] = await Promise.all([
         deps.transcripts.messages(input.transcript),
         deps.transcripts.tools(input.transcript, input.catalogDigest),
@@ -91,9 +100,13 @@ export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput)
         signal: context.cancellationSignal,
         limits: claudeCallLimits(input.maxTokens, deps.limits),
         // Progress shows in the heartbeats too (the timer keeps them going while the call waits).
-        onEvent: () => context.heartbeat(),
-        ...(onTextDelta ? { onTextDelta: (text: string) => onTextDelta({ workflowId: input.transcript.workflowId, activityId, attempt, text }) } : {}),
-      });
+        onEvent: () => (publisher ? publisher.beatSoon() : context.heartbeat()),
+        onTextDelta: (text: string) => {
+          publisher?.append(text);
+          onTextDelta?.({ workflowId: input.transcript.workflowId, activityId, attempt, text });
+        },
+      }).finally(() => publisher?.close());
       return toClaudeReply(reply);
-    }));
+    }), beat);
+  };
 }

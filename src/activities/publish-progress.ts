@@ -1,0 +1,72 @@
+/**
+ * Publishes a Claude call's answer while it streams, for the clients that follow a conversation
+ * (`mcp-host chat`, `send`, `ConversationClient.follow`): through the activity's heartbeats, whose
+ * details the server keeps with the running activity and hands to `DescribeWorkflowExecution`.
+ * Nothing of it becomes a workflow history event while the call runs or when it completes, so
+ * history bytes per round stay what they were. One exception, by Temporal's design: when an
+ * attempt times out (its worker was lost), the server copies its last heartbeat details into the
+ * timeout failure, which the history keeps (in the retry's `lastFailure`, or the final timeout
+ * event); that is at most {@link STREAM_WINDOW_CHARS} of text the reply would have held anyway.
+ */
+import type { Context } from '@temporalio/activity';
+import { streamDetails, STREAM_WINDOW_CHARS, type ClaudeStreamDetails } from './claude-stream-details';
+
+/**
+ * The shortest gap between two heartbeats carrying new text. The worker sends at most one
+ * heartbeat per throttle interval anyway (`maxHeartbeatThrottleInterval`, src/worker/create-worker.ts);
+ * this only spares converting details for every delta.
+ */
+export const PUBLISH_GAP_MS = 100;
+
+/** A streaming call's heartbeats, each carrying the answer so far (a window over its end) and the attempt. */
+export class ClaudeStreamPublisher {
+  private text = '';
+  private lastBeat = 0;
+  private trailing: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly context: Pick<Context, 'heartbeat' | 'info'>,
+    private readonly gapMs: number = PUBLISH_GAP_MS,
+    private readonly windowChars: number = STREAM_WINDOW_CHARS,
+  ) {}
+
+  /** A piece of the answer, as Claude writes it: published within {@link PUBLISH_GAP_MS}. */
+  append(delta: string): void {
+    this.text += delta;
+    this.beatSoon();
+  }
+
+  /**
+   * The details every heartbeat of this call carries, also those only saying it is alive: a
+   * heartbeat without details would erase the text the server holds. A retried attempt starts
+   * empty, with its own attempt number, so a follower never takes an earlier attempt's text for its.
+   */
+  details(): ClaudeStreamDetails {
+    return streamDetails(this.text, this.context.info.attempt, this.windowChars);
+  }
+
+  /** Heartbeats now, with the details. */
+  heartbeat(): void {
+    this.lastBeat = Date.now();
+    this.context.heartbeat(this.details());
+  }
+
+  /** Heartbeats now, or at the end of the gap after the last one (coalescing whatever comes meanwhile). */
+  beatSoon(): void {
+    const wait = this.lastBeat + this.gapMs - Date.now();
+    if (wait <= 0) {
+      this.heartbeat();
+      return;
+    }
+    this.trailing ??= setTimeout(() => {
+      this.trailing = undefined;
+      this.heartbeat();
+    }, wait);
+  }
+
+  /** Stops a pending heartbeat (the call is over). */
+  close(): void {
+    clearTimeout(this.trailing);
+    this.trailing = undefined;
+  }
+}
