@@ -11,6 +11,7 @@ import type { ClaudeCallLimits } from '../errors/claude-time-limits';
 import { createCallClaude, type ClaudeTextDelta } from './call-claude';
 import { createCallTool } from './call-tool';
 import { createListTools } from './list-tools';
+import { releasingStickyQueueOnRetry } from './release-sticky-queue';
 import { createSummarizeContext } from './summarize-context';
 import { TranscriptReader } from './transcript-reader';
 import type { ConversationActivities } from './types';
@@ -37,29 +38,36 @@ function workerSecrets(deps: ActivityDeps): string[] {
 
 /**
  * Creates the activities of the conversation workflow. What they throw is redacted of the worker's
- * secrets before it reaches the history or, as the host's `is_error` results, Claude.
+ * secrets before it reaches the history or, as the host's `is_error` results, Claude. A retried
+ * attempt frees its workflow from a (likely dead) worker's sticky queue (`release-sticky-queue.ts`).
  */
 export function createActivities(deps: ActivityDeps): ConversationActivities {
   const transcripts = new TranscriptReader(deps.temporal);
   const secrets = workerSecrets(deps);
+  const released = <A extends unknown[], R>(activity: (...args: A) => Promise<R>): ((...args: A) => Promise<R>) =>
+    releasingStickyQueueOnRetry(deps.temporal, activity);
   return {
-    callClaude: withRedactedFailures(
-      createCallClaude({
-        claude: deps.claude,
-        transcripts,
-        ...(deps.claudeLimits !== undefined ? { limits: deps.claudeLimits } : {}),
-        ...(deps.onClaudeTextDelta !== undefined ? { onTextDelta: deps.onClaudeTextDelta } : {}),
-      }),
-      secrets,
+    callClaude: released(
+      withRedactedFailures(
+        createCallClaude({
+          claude: deps.claude,
+          transcripts,
+          ...(deps.claudeLimits !== undefined ? { limits: deps.claudeLimits } : {}),
+          ...(deps.onClaudeTextDelta !== undefined ? { onTextDelta: deps.onClaudeTextDelta } : {}),
+        }),
+        secrets,
+      ),
     ),
-    summarizeContext: withRedactedFailures(createSummarizeContext({ claude: deps.claude, transcripts }), secrets),
-    listTools: withRedactedFailures(createListTools(new ToolCatalogCache(deps.mcp)), secrets),
-    callTool: withRedactedFailures(
-      createCallTool({
-        connections: deps.mcp,
-        ...(deps.maxResultChars !== undefined ? { maxResultChars: deps.maxResultChars } : {}),
-      }),
-      secrets,
+    summarizeContext: released(withRedactedFailures(createSummarizeContext({ claude: deps.claude, transcripts }), secrets)),
+    listTools: released(withRedactedFailures(createListTools(new ToolCatalogCache(deps.mcp)), secrets)),
+    callTool: released(
+      withRedactedFailures(
+        createCallTool({
+          connections: deps.mcp,
+          ...(deps.maxResultChars !== undefined ? { maxResultChars: deps.maxResultChars } : {}),
+        }),
+        secrets,
+      ),
     ),
   };
 }

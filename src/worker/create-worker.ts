@@ -123,8 +123,10 @@ function workerOptions(target: ConversationWorkerTarget, activities: Conversatio
     // After a worker dies, the next workflow task of each of its conversations is first offered on
     // its sticky queue and waits this long there before any other worker may take it (default 10 s:
     // measured as a 10 s stall after a tool call that a new worker retried and finished within
-    // seconds). A live worker takes its sticky tasks within milliseconds, so 2 s only hands a task
-    // of a worker stalled that long to another one, which replays the history (tens of ms here).
-    stickyQueueScheduleToStartTimeout: '2 seconds',
+    // seconds; a retried activity now frees its workflow from that queue, release-sticky-queue.ts,
+    // so this wait is left to tasks no activity precedes, such as a new turn's). A live worker takes
+    // its sticky tasks within milliseconds, so 1 s only hands a task of a worker stalled that long to
+    // another one, which replays the history (tens of ms here).
+    stickyQueueScheduleToStartTimeout: '1 second',
   };
 }

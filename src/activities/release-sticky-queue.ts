@@ -1,0 +1,33 @@
+import { Context } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
+
+/**
+ * Wraps an activity so that a retried attempt (attempt 2 or later: most often the first one was
+ * lost with its worker) frees its workflow from the sticky queue of the worker that ran the
+ * workflow's last task. Without this, the workflow task that follows this attempt's result is first
+ * offered on that queue, and when that worker is dead it waits there the sticky schedule-to-start
+ * timeout (measured: the whole "handoff" after a kill, bench/failover.ts) before any live worker may
+ * take it. Reset, it goes to the task queue at once; whichever worker takes it replays the history
+ * (tens of milliseconds). A retry on a live worker (a 429, say) costs that one replay, nothing else.
+ *
+ * The reset runs beside the work and is awaited before the result is returned: the next task is
+ * scheduled when the result arrives. A reset that fails (an old server, a network blip) changes
+ * nothing but the wait, so it is ignored.
+ */
+export function releasingStickyQueueOnRetry<A extends unknown[], R>(temporal: Client, activity: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args: A): Promise<R> => {
+    const { attempt, workflowNamespace, workflowExecution } = Context.current().info;
+    if (attempt <= 1 || workflowNamespace === undefined || workflowExecution === undefined) return activity(...args);
+    const reset = temporal.workflowService
+      .resetStickyTaskQueue({ namespace: workflowNamespace, execution: workflowExecution })
+      .then(
+        () => undefined,
+        () => undefined,
+      );
+    try {
+      return await activity(...args);
+    } finally {
+      await reset;
+    }
+  };
+}
