@@ -32,7 +32,7 @@ interface ModelFault {
 
 /** Retry-after of the 429 burst: the gaps between its attempts must honour it. */
 const RETRY_AFTER_S = 2;
-/** Three times the default heartbeat timeout (4 s): only heartbeats keep the call alive this long. */
+/** Four times the default heartbeat timeout (3 s): only heartbeats keep the call alive this long. */
 const LATE_ANSWER_MS = 12_000;
 /**
  * Longer than any HTTP timeout of the worker (the SDK is given 9 minutes; Node's fetch gives up on

@@ -7,11 +7,12 @@ import { contextWindowOf } from '../models/context-windows';
  * How long an activity may go without a heartbeat before Temporal takes its worker for lost and
  * runs it elsewhere. Activities heartbeat every second, and the worker sends each one (its throttle
  * is capped at 1 s). Measured (bench/failover.ts): the retry starts about a second after the last
- * heartbeat plus this timeout, so 4 s resumes a killed worker's call in about 4.5 s (30 s took 31 s),
- * and a live but busy worker may still miss three heartbeats in a row before its call is run twice.
+ * heartbeat plus this timeout, so 3 s resumes a killed worker's call in about 3.5 s (4 s: 4.5 s,
+ * 30 s: 31 s) when a new worker is ready by then; a live but busy worker may still miss two
+ * heartbeats in a row (its event loop stalled 2 s) before its call is taken for lost and run again.
  * Fixed per conversation when it starts: running conversations keep the value they started with.
  */
-export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 4_000;
+export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 3_000;
 
 /** The options a caller may set; the rest take the defaults. */
 export type ConversationOptionsInput = Partial<ConversationOptions>;
