@@ -2,6 +2,7 @@ import { Client } from '@temporalio/client';
 import type { Settings } from '../config/settings';
 import { connectClientConnection } from '../temporal/connect-client';
 import { dataConverter } from '../temporal/data-converter';
+import { environmentKeyring } from '../temporal/environment-encryption';
 
 /** A client connection and the settings it was made from. */
 export interface ClientContext {
@@ -20,6 +21,8 @@ export function clientAddress(settings: Settings): string {
  * cannot, one line that says where, and why (refused, TLS, credentials) with what to set.
  */
 export async function connectClient(settings: Settings): Promise<ClientContext> {
+  // A malformed MCP_HOST_ENCRYPTION_* is one clear error now, not a failure of every payload.
+  environmentKeyring();
   const connection = await connectClientConnection(settings.temporal, 5000);
   return { client: new Client({ connection, namespace: settings.namespace, dataConverter }), settings, close: () => connection.close() };
 }

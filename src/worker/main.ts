@@ -4,6 +4,8 @@
  * ANTHROPIC_API_KEY; for the offline stand-in use `npm start`.
  */
 import { readSettings } from '../config/settings';
+import { describeKeyring } from '../temporal/encryption-keys';
+import { environmentKeyring } from '../temporal/environment-encryption';
 import { installRuntimeLogger } from './runtime-logger';
 import { runWorker } from './run-worker';
 
@@ -21,6 +23,8 @@ async function main(): Promise<void> {
     throw new Error('ANTHROPIC_API_KEY is not set (npm start runs an offline stand-in instead; `npm run worker` does not)');
   }
   say(`Temporal: ${settings.temporal.description}`);
+  // Whether payloads are encrypted, and the key id (never a key); a malformed key fails here.
+  say(describeKeyring(environmentKeyring()));
   say(`Claude: ${settings.anthropicBaseUrl ?? 'https://api.anthropic.com'}, default model ${settings.model}`);
   await runWorker(
     settings,

@@ -7,6 +7,7 @@ import type { NativeConnection } from '@temporalio/worker';
 import type { Settings } from '../config/settings';
 import { connectNativeConnection } from '../temporal/connect-native';
 import { dataConverter } from '../temporal/data-converter';
+import { environmentKeyring } from '../temporal/environment-encryption';
 
 /** Both connections, and how to close them. */
 export interface TemporalConnections {
@@ -19,6 +20,8 @@ export interface TemporalConnections {
 
 /** Opens both connections; nothing is left open when this rejects. */
 export async function openTemporalConnections(settings: Settings): Promise<TemporalConnections> {
+  // A malformed MCP_HOST_ENCRYPTION_* is one clear error at start, not a failed task per payload.
+  environmentKeyring();
   // The same TLS and credentials for both (settings.temporal); the address may be the dev server's.
   const temporal =
     settings.temporalAddress !== undefined ? settings.temporal.withAddress(settings.temporalAddress, 'the worker\'s options') : settings.temporal;
