@@ -47,6 +47,8 @@ async function run(stop: AbortSignal, cleanups: Array<() => Promise<void>>): Pro
       dbFile: path.resolve('.temporal', 'temporal.db'),
       port: intFromEnv('TEMPORAL_DEV_PORT', DEFAULTS.devServerPort),
       uiPort: intFromEnv('TEMPORAL_DEV_UI_PORT', DEFAULTS.devServerUiPort),
+      // The Web UI decodes payloads through this codec server (encryption: docs/encryption.md).
+      ...(process.env.TEMPORAL_DEV_UI_CODEC_ENDPOINT ? { uiCodecEndpoint: process.env.TEMPORAL_DEV_UI_CODEC_ENDPOINT } : {}),
       signal: stop,
       // Once stopping, its complaints about the worker's cancelled polls are noise.
       log: (line) => {

@@ -12,7 +12,8 @@ import { cancelTurn, endConversation, history, setContextStrategy, listConversat
 import { LISTED_STATES } from './conversation-listing';
 import { renderListing } from './render-listing';
 import { renderStatus } from './render-status';
-import { renderCatalogue, toolCatalogue } from './tool-catalogue';
+import { conversationToolCatalogue, renderCatalogue, toolCatalogue } from './tool-catalogue';
+import { runCodecServer } from './codec-server-command';
 import { connectClient } from './connect';
 import type { ConversationOptionsInput } from './conversation-options';
 import { parseContextStrategy } from '../context/strategy-spec';
@@ -37,8 +38,12 @@ export const USAGE = `usage:
                                               tokens in MCP_HOST_OAUTH_STORE or ~/.config/durable-mcp-host/)
   mcp-host list [--state idle|running|ended] [--limit N] [--json]
   mcp-host tools [--json] [--verbose]        (the catalogue a worker with MCP_CONFIG offers)
+  mcp-host tools ID [--json]                 (the catalogue of one conversation, as it holds it)
+  mcp-host codec-server [--port N] [--host ADDR] [--web-ui-origin URL]…
+                                             (decrypts payloads for the Web UI and temporal CLI: docs/encryption.md)
 environment: MCP_CONFIG, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE,
-  TEMPORAL_CONFIG_FILE (read as the temporal CLI reads them), MCP_HOST_TASK_QUEUE, CLAUDE_MODEL`;
+  TEMPORAL_CONFIG_FILE (read as the temporal CLI reads them), MCP_HOST_TASK_QUEUE, CLAUDE_MODEL,
+  MCP_HOST_ENCRYPTION_KEY, MCP_HOST_ENCRYPTION_KEY_ID, MCP_HOST_ENCRYPTION_OLD_KEYS (payload encryption)`;
 
 type Out = (text: string) => void;
 
@@ -190,12 +195,30 @@ export async function runCli(argv: string[], given?: Settings, out: Out = consol
       }
       case 'tools': {
         const { values, positionals } = parse({ json: { type: 'boolean' }, verbose: { type: 'boolean' } });
+        if (positionals.length === 1) {
+          const [id] = positionals;
+          const rows = await conversationToolCatalogue(await client(), id ?? '');
+          out(values.json ? JSON.stringify(rows, null, 2) : renderCatalogue(rows));
+          return 0;
+        }
         exactly(positionals, []);
         // A server left out is said on stderr, one line each, whatever the output format.
         const rows = await toolCatalogue(config().mcpConfigPath, values.verbose === true ? err : undefined, ({ server, reason }) =>
           err(`mcp-host: server "${server}" is unavailable, its tools are not listed: ${reason}`),
         );
         out(values.json ? JSON.stringify(rows, null, 2) : renderCatalogue(rows));
+        return 0;
+      }
+      case 'codec-server': {
+        const { values, positionals } = parse({ port: { type: 'string' }, host: { type: 'string' }, 'web-ui-origin': { type: 'string', multiple: true } });
+        exactly(positionals, []);
+        const port = values.port === '0' ? 0 : positiveInt('port', values.port);
+        await runCodecServer({
+          out,
+          ...(port !== undefined ? { port } : {}),
+          ...(values.host !== undefined ? { host: values.host } : {}),
+          ...(values['web-ui-origin'] !== undefined ? { webUiOrigins: values['web-ui-origin'] } : {}),
+        });
         return 0;
       }
       case 'login': {

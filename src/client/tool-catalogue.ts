@@ -2,10 +2,12 @@
  * `mcp-host tools`: the merged catalogue a worker with this `mcp.json` offers Claude, built the way
  * the worker builds it (same loader, same connections, same naming and filtering), then closed.
  */
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { loadMcpConfig } from '../mcp/config';
 import { McpConnections } from '../mcp/mcp-connections';
 import { buildToolCatalogReport, type UnavailableServer } from '../mcp/tool-catalog';
 import { toolRouteEntries } from '../conversation/tool-routes';
+import { toolsQuery } from '../workflows/definitions';
 
 /** One tool as Claude sees it and where it lives. */
 export interface CatalogueRow {
@@ -43,6 +45,27 @@ export async function toolCatalogue(
   } finally {
     await connections.closeAll();
   }
+}
+
+/**
+ * `mcp-host tools ID`: the catalogue of one conversation, as its workflow holds it (the `tools`
+ * query): the names that conversation gave out, which may differ from a fresh worker's. Empty
+ * before its first turn listed the tools.
+ * @throws Error `no conversation with id "…"` for an unknown id.
+ */
+export async function conversationToolCatalogue(client: Client, id: string): Promise<CatalogueRow[]> {
+  const answer = await client.workflow
+    .getHandle(id)
+    .query(toolsQuery)
+    .catch((err: unknown) => {
+      throw err instanceof WorkflowNotFoundError ? new Error(`no conversation with id "${id}"`) : err;
+    });
+  const routeOf = new Map(answer.routes ?? []);
+  return answer.tools.map((tool) => {
+    const route = routeOf.get(tool.name);
+    // Answered by a worker older than the routes: the server is not known.
+    return { claudeName: tool.name, server: route?.server ?? '?', mcpName: route?.name ?? tool.name, description: tool.description ?? '' };
+  });
 }
 
 /** The catalogue as a table: Claude name, server, MCP name. */

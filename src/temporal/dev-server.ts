@@ -17,6 +17,8 @@ export interface DevServerOptions {
   port: number;
   uiPort: number;
   ip?: string;
+  /** A remote codec endpoint for the Web UI (`--ui-codec-endpoint`): `mcp-host codec-server`'s URL. */
+  uiCodecEndpoint?: string;
   log?: (line: string) => void;
   /** Aborting while the server starts stops it and rejects (Ctrl-C during `npm start`). */
   signal?: AbortSignal;
@@ -90,6 +92,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     options.cliPath,
     ['server', 'start-dev', '--ip', ip, '--port', String(options.port), '--ui-port', String(options.uiPort),
       '--db-filename', options.dbFile, '--log-level', 'warn',
+      ...(options.uiCodecEndpoint !== undefined ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
       // The conversations' search attributes, so the Web UI's list can filter by them (idempotent on restart).
       ...PROGRESS_ATTRIBUTES.flatMap((key) => ['--search-attribute', cliSearchAttribute(key)])],
     // Its own process group: a terminal's Ctrl-C reaches npm start, which stops the worker first

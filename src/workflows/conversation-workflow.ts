@@ -40,6 +40,7 @@ import { runTurn } from './run-turn';
 import { contextStrategyProblem, formatContextStrategy } from '../context/strategy-spec';
 import type { ContextStrategy } from '../context/context-strategy';
 import { reportProgress } from './progress';
+import { toolRouteEntries } from '../conversation/tool-routes';
 import { userMessageProblem } from '../conversation/user-message-problem';
 
 /** The workflow's input. */
@@ -65,7 +66,7 @@ function historyIsLong(state: ConversationState): boolean {
 function installHandlers(state: ConversationState, ended: () => boolean, running: RunningTurn): void {
   setHandler(messagesQuery, () => state.messages);
   setHandler(messagesSliceQuery, (from, to) => state.messages.slice(from, to));
-  setHandler(toolsQuery, () => ({ digest: state.catalog?.digest ?? '', tools: state.catalog?.tools ?? [] }));
+  setHandler(toolsQuery, () => ({ digest: state.catalog?.digest ?? '', tools: state.catalog?.tools ?? [], routes: state.catalog ? toolRouteEntries(state.catalog) : [] }));
   setHandler(statusQuery, () => statusOf(state, ended()));
   setHandler(contextSummaryQuery, () => state.contextSummary);
   setHandler(userMessageSignal, (text, meta) => {

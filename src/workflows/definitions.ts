@@ -5,7 +5,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ContextStrategy } from '../context/context-strategy';
 import type { ContextSummary } from '../context/context-summary';
-import type { ConversationStatus, MessageParam, Tool, TurnResult } from '../conversation/types';
+import type { ConversationStatus, MessageParam, Tool, ToolRouteEntry, TurnResult } from '../conversation/types';
 
 /** What a sender may add to a user turn sent by signal. */
 export interface UserMessageMeta {
@@ -53,8 +53,11 @@ export const messagesQuery = defineQuery<MessageParam[]>('messages');
 /** messages[from, to): lets an activity fetch only what its cache lacks. */
 export const messagesSliceQuery = defineQuery<MessageParam[], [from: number, to: number]>('messagesSlice');
 
-/** The Claude tool list of the current catalogue (for activities that cache it by digest). */
-export const toolsQuery = defineQuery<{ digest: string; tools: Tool[] }>('tools');
+/**
+ * The current catalogue: its Claude tool list (for activities that cache it by digest) and each
+ * tool's route, server and MCP name (`mcp-host tools ID`; absent from workers before it was added).
+ */
+export const toolsQuery = defineQuery<{ digest: string; tools: Tool[]; routes?: ToolRouteEntry[] }>('tools');
 
 /** State, counts, usage totals, last stop reason, pending turns. */
 export const statusQuery = defineQuery<ConversationStatus>('status');
