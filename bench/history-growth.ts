@@ -1,11 +1,12 @@
 /**
- * `npm run bench`: how much history Temporal records for one user turn of N model calls, in this
+ * The history section of `npm run bench` (bench/main.ts), also runnable alone
+ * (`npx tsx bench/history-growth.ts`): how much history Temporal records for one user turn of N model calls, in this
  * host's design (the Claude activity gets a transcript reference) against the naive design (it
  * gets the whole `messages` array), plain and with this project's gzip codec, all measured in the
  * same run on the same dev server.
  *
- *   npm run bench                                  # N = 50, 100, 200, 400; median of 3 runs each
- *   BENCH_SIZES=20,40 BENCH_REPEAT=1 npm run bench  # a quick look
+ *   npx tsx bench/history-growth.ts                                   # N = 50, 100, 200, 400; median of 3 runs each
+ *   BENCH_SIZES=20,40 BENCH_REPEAT=1 npx tsx bench/history-growth.ts  # a quick look
  *
  * Progress lines go to stderr; the report (a Markdown table and notes) is printed last, on stdout.
  * See docs/BENCHMARKS.md for the figures and how to read them.
@@ -84,10 +85,9 @@ function notes(rows: readonly GrowthRow[], all: readonly RunOutcome[], repeat: n
   return lines;
 }
 
-async function main(): Promise<void> {
-  const { sizes, repeat } = benchSettings();
+/** The history section: its Markdown, and whether a run of our design failed or a request was wrong. */
+export async function historyGrowth(sizes: readonly number[], repeat: number): Promise<{ report: string[]; failed: boolean }> {
   const started = Date.now();
-  Runtime.install({ logger: new DefaultLogger('ERROR') });
   process.stderr.write(`history growth: N = ${sizes.join(', ')}; ${repeat} run(s) each; ${os.cpus().length} cores\n`);
   const rig = await startBenchRig();
   const all: RunOutcome[] = [];
@@ -120,15 +120,25 @@ async function main(): Promise<void> {
     ...notes(rows, all, repeat),
     `- Took ${minutes} min on ${os.cpus().length} cores (Node ${process.version}, ${os.platform()} ${os.arch()}).`,
   ];
-  process.stdout.write(`${report.join('\n')}\n`);
   // Our design failing, or a request not carrying the conversation, makes the figures meaningless.
-  if (all.some((run) => (run.design === 'ours' && run.ended !== 'completed') || run.probe.problems.length > 0)) {
+  const failed = all.some((run) => (run.design === 'ours' && run.ended !== 'completed') || run.probe.problems.length > 0);
+  return { report, failed };
+}
+
+async function main(): Promise<void> {
+  const { sizes, repeat } = benchSettings();
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const { report, failed } = await historyGrowth(sizes, repeat);
+  process.stdout.write(`${report.join('\n')}\n`);
+  if (failed) {
     console.error('history growth: FAILED (see the notes above)');
     process.exitCode = 1;
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exitCode = 1;
-});
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}

@@ -12,15 +12,14 @@
  * The machine's load average is printed before and after: on a shared machine only the ratios of
  * one run compare.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { temporal } from '@temporalio/proto';
 import { findTemporalCli } from '../src/temporal/find-temporal-cli';
 import { median } from './median';
+import { measureReady } from './perf/ready-time';
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 
@@ -42,46 +41,16 @@ function loadAverage(): string {
   return os.loadavg().map((l) => l.toFixed(2)).join(', ');
 }
 
-async function hasPoller(connection: Connection, taskQueue: string): Promise<boolean> {
-  const response = await connection.workflowService.describeTaskQueue({
-    namespace: 'default',
-    taskQueue: { name: taskQueue, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
-    taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
-  });
-  return (response.pollers ?? []).length > 0;
-}
-
 /** Spawns one worker and returns the milliseconds until its first poll is seen; then stops it. */
-async function measureReady(connection: Connection, address: string, launch: WorkerLaunch): Promise<number> {
+function measureLaunch(connection: Connection, address: string, launch: WorkerLaunch): Promise<number> {
   const taskQueue = `ready-${randomUUID()}`;
-  const started = performance.now();
-  const child = spawn(process.execPath, launch.args, {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      TEMPORAL_ADDRESS: address,
-      MCP_HOST_TASK_QUEUE: taskQueue,
-      MCP_CONFIG: path.join(REPO_ROOT, 'mcp.json'),
-      ANTHROPIC_API_KEY: 'sk-ant-bench-not-a-real-key',
-      ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
-    },
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  try {
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`worker exited (${child.exitCode}):\n${stderr}`);
-      if (await hasPoller(connection, taskQueue)) return performance.now() - started;
-      if (performance.now() - started > 120_000) throw new Error(`no poll after 120 s:\n${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  } finally {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    if (child.exitCode === null) child.kill('SIGTERM');
-    await exited;
-  }
+  return measureReady(connection, launch.args, {
+    TEMPORAL_ADDRESS: address,
+    MCP_HOST_TASK_QUEUE: taskQueue,
+    MCP_CONFIG: path.join(REPO_ROOT, 'mcp.json'),
+    ANTHROPIC_API_KEY: 'sk-ant-bench-not-a-real-key',
+    ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
+  }, taskQueue);
 }
 
 async function main(): Promise<void> {
@@ -100,7 +69,7 @@ async function main(): Promise<void> {
     const runs = new Map<string, number[]>(LAUNCHES.map((l) => [l.label, []]));
     for (let i = 1; i <= repeat; i++) {
       for (const launch of LAUNCHES) {
-        const ms = await measureReady(connection, address, launch);
+        const ms = await measureLaunch(connection, address, launch);
         runs.get(launch.label)?.push(ms);
         process.stderr.write(`  run ${i}/${repeat}  ${launch.label.padEnd(38)} ${(ms / 1000).toFixed(2)} s\n`);
       }

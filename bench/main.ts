@@ -1,0 +1,173 @@
+/**
+ * `npm run bench`: what durability costs, in one run, each figure a ratio to a baseline measured in
+ * the same run (medians of several runs; designs alternate so the machine's load falls on all):
+ *
+ * 1. ms per round: the plain loop, Temporal's floor (empty activities) with and without eager
+ *    activity dispatch, and the host (bench/perf/rounds.ts);
+ * 2. throughput at 1, 10, 50, 200 concurrent conversations against the floor (bench/perf/throughput.ts);
+ * 3. start-up: worker ready time, `mcp-host send` end to end (bench/perf/startup.ts);
+ * 4. history bytes per model call against the naive design (bench/history-growth.ts).
+ *
+ *   npm run bench                      # the full profile (about 10–15 min on 2 cores), writes docs/BENCHMARKS.md
+ *   npm run bench -- --quick           # a fast check (about 3 min), printed only
+ *   npm run bench -- --only=rounds,startup [--write]
+ *
+ * Progress goes to stderr; the report (Markdown) to stdout, and with the full profile (or --write)
+ * into docs/BENCHMARKS.md between its `npm run bench` markers.
+ */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { historyGrowth } from './history-growth';
+import { startPerfEnv } from './perf/perf-env';
+import { roundsReport, runRounds } from './perf/rounds';
+import { runStartup, startupReport } from './perf/startup';
+import { runThroughput, throughputReport } from './perf/throughput';
+
+const REPO_ROOT = path.resolve(__dirname, '..');
+const DOC = path.join(REPO_ROOT, 'docs/BENCHMARKS.md');
+const BEGIN = '<!-- npm run bench: generated from here -->';
+const END = '<!-- npm run bench: generated up to here -->';
+
+const SECTIONS = ['rounds', 'throughput', 'startup', 'history'] as const;
+type Section = (typeof SECTIONS)[number];
+
+interface Profile {
+  name: 'full' | 'quick';
+  rounds: { modelCalls: number; repeat: number };
+  throughput: { levels: number[]; repeat: number };
+  startup: { repeat: number };
+  history: { sizes: number[]; repeat: number };
+}
+
+const FULL: Profile = {
+  name: 'full',
+  rounds: { modelCalls: 10, repeat: 7 },
+  throughput: { levels: [1, 10, 50, 200], repeat: 3 },
+  startup: { repeat: 5 },
+  history: { sizes: [50, 100], repeat: 3 },
+};
+const QUICK: Profile = {
+  name: 'quick',
+  rounds: { modelCalls: 10, repeat: 3 },
+  throughput: { levels: [1, 10, 50], repeat: 1 },
+  startup: { repeat: 3 },
+  history: { sizes: [20, 40], repeat: 1 },
+};
+
+function load(): string {
+  return os.loadavg().map((l) => l.toFixed(1)).join(' / ');
+}
+
+function versionOf(pkg: string): string {
+  try {
+    const file = path.join(REPO_ROOT, 'node_modules', pkg, 'package.json');
+    return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
+  } catch {
+    return '?';
+  }
+}
+
+function commit(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'bench'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+    return dirty ? `${head} + uncommitted changes in src/ or bench/` : head;
+  } catch {
+    return '?';
+  }
+}
+
+function writeDoc(report: string[]): void {
+  const doc = fs.readFileSync(DOC, 'utf8');
+  const block = `${BEGIN}\n${report.join('\n')}\n${END}`;
+  const begin = doc.indexOf(BEGIN);
+  const end = doc.indexOf(END);
+  const next =
+    begin >= 0 && end > begin
+      ? `${doc.slice(0, begin)}${block}${doc.slice(end + END.length)}`
+      : doc.replace(/^(# Benchmarks\n)/, `$1\n${block}\n`);
+  fs.writeFileSync(DOC, next);
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const profile = args.includes('--quick') ? QUICK : FULL;
+  const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+  const sections: Section[] = only ? SECTIONS.filter((s) => only.includes(s)) : [...SECTIONS];
+  const write = args.includes('--write') || (profile.name === 'full' && !only);
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const started = Date.now();
+  const loadStart = load();
+  process.stderr.write(`bench (${profile.name}): ${sections.join(', ')}; load average ${loadStart} on ${os.cpus().length} cores\n`);
+  let tag = 1;
+  const nextTag = (): number => tag++;
+  const parts: string[][] = [];
+  const loads: string[] = [];
+  let failed = false;
+  let serverVersions = '';
+  const perfSections = sections.filter((s) => s !== 'history');
+  if (perfSections.length > 0) {
+    const env = await startPerfEnv();
+    serverVersions = env.versions;
+    try {
+      if (sections.includes('rounds')) {
+        const before = load();
+        const result = await runRounds(env, { ...profile.rounds, nextTag });
+        loads.push(`rounds ${before} → ${load()}`);
+        parts.push(['### 1. Per round: the host against Temporal\'s floor', '', ...roundsReport(result)]);
+      }
+      if (sections.includes('throughput')) {
+        const before = load();
+        const levels = await runThroughput(env, { ...profile.throughput, nextTag });
+        loads.push(`throughput ${before} → ${load()}`);
+        parts.push(['### 2. Throughput: concurrent conversations on one worker', '', ...throughputReport(levels, profile.throughput.repeat, env.before?.label)]);
+      }
+      if (sections.includes('startup')) {
+        const before = load();
+        const result = await runStartup(env, { ...profile.startup, nextTag });
+        loads.push(`start-up ${before} → ${load()}`);
+        parts.push(['### 3. Start-up', '', ...startupReport(result)]);
+      }
+    } finally {
+      await env.stop();
+    }
+  }
+  if (sections.includes('history')) {
+    const before = load();
+    const history = await historyGrowth(profile.history.sizes, profile.history.repeat);
+    loads.push(`history ${before} → ${load()}`);
+    failed ||= history.failed;
+    parts.push(['### 4. History bytes per model call', '', ...history.report]);
+  }
+  const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+  const cpu = os.cpus()[0]?.model.trim() ?? '?';
+  const report = [
+    `## Generated by \`npm run bench\`${profile.name === 'quick' ? ' -- --quick' : ''}`,
+    '',
+    `Run on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC at ${commit()}, ${profile.name} profile, ${minutes} min.`,
+    `Machine: ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GB RAM, ${os.platform()} ${os.release()} ${os.arch()}; ` +
+      'shared with other jobs, so only ratios within this run compare.',
+    `Load average (1 / 5 / 15 min): ${loadStart} at the start, ${load()} at the end; per section ${loads.join('; ')}.`,
+    `Versions: Node ${process.version}, @temporalio/* ${versionOf('@temporalio/worker')}, @anthropic-ai/sdk ${versionOf('@anthropic-ai/sdk')}, ` +
+      `@modelcontextprotocol/sdk ${versionOf('@modelcontextprotocol/sdk')}${serverVersions ? `, ${serverVersions}` : ''}.`,
+    '',
+    ...parts.flatMap((part) => [...part, '']),
+  ];
+  process.stdout.write(`${report.join('\n')}\n`);
+  if (write) {
+    writeDoc(report);
+    process.stderr.write(`bench: written to ${path.relative(REPO_ROOT, DOC)}\n`);
+  }
+  if (failed) {
+    console.error('bench: FAILED (see the history notes)');
+    process.exitCode = 1;
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

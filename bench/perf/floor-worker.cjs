@@ -1,0 +1,32 @@
+// The floor's worker process for the performance benchmark: a bare Temporal worker (plain Node, no
+// transpiler, the SDK's default data converter) running bench/perf/floor-workflows.ts from a
+// prebuilt bundle, whose one activity waits the milliseconds it is given.
+// Env: BENCH_ADDRESS, BENCH_TASK_QUEUE, BENCH_BUNDLE. Prints "ready" once it polls; SIGTERM stops it.
+'use strict';
+const { setTimeout } = require('node:timers');
+const { DefaultLogger, NativeConnection, Runtime, Worker } = require('@temporalio/worker');
+
+async function main() {
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const connection = await NativeConnection.connect({ address: process.env.BENCH_ADDRESS });
+  const worker = await Worker.create({
+    connection,
+    namespace: 'default',
+    taskQueue: process.env.BENCH_TASK_QUEUE,
+    workflowBundle: { codePath: process.env.BENCH_BUNDLE },
+    activities: { step: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) },
+  });
+  process.on('SIGTERM', () => worker.shutdown());
+  const running = worker.run();
+  process.stdout.write('ready\n');
+  await running;
+  await connection.close();
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(`floor worker: ${err && err.stack ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);

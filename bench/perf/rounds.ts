@@ -1,0 +1,158 @@
+/**
+ * Section 1, ms per round, side by side in one run: the plain loop, Temporal's floor (the same
+ * activities, empty) on the default server and with eager activity dispatch, and the host on both
+ * servers. A round is one model call and one tool call; a turn of R model calls is R rounds (the
+ * last without its tool call) plus the turn's tool listing. Zero model and tool latency: what is
+ * measured is what each design adds. The designs take turns in a rotating order, so the machine's
+ * load falls on all of them alike.
+ */
+import { randomUUID } from 'node:crypto';
+import { median } from '../median';
+import { scriptedTurn } from '../scripted-turn';
+import { floorConversation, floorSteps, hostConversation } from './conversations';
+import { historyBreakdown, type Breakdown } from './history-breakdown';
+import type { PerfEnv } from './perf-env';
+import { startPlainLoop } from './plain-loop';
+import { startWorker, type WorkerProcess } from './worker-process';
+
+export type RoundDesign = 'plain' | 'floor' | 'floor-eager' | 'host' | 'host-eager' | 'before' | 'before-eager';
+
+export const ROUND_LABEL: Record<RoundDesign, string> = {
+  plain: 'plain loop (no Temporal)',
+  floor: 'floor: empty activities',
+  'floor-eager': 'floor, eager dispatch',
+  host: 'host',
+  'host-eager': 'host, eager dispatch',
+  before: 'host before (BENCH_BEFORE_ROOT)',
+  'before-eager': 'host before, eager dispatch',
+};
+
+export interface RoundsResult {
+  designs: RoundDesign[];
+  /** The commit of the "before" tree, when there is one. */
+  beforeLabel?: string;
+  modelCalls: number;
+  repeat: number;
+  /** Per design, ms per round of each repetition. */
+  perRound: Map<RoundDesign, number[]>;
+  breakdown: Map<RoundDesign, Breakdown>;
+}
+
+export async function runRounds(env: PerfEnv, options: { modelCalls: number; repeat: number; nextTag: () => number }): Promise<RoundsResult> {
+  const { modelCalls, repeat } = options;
+  const queues = {
+    plain: `perf-host-${randomUUID()}`,
+    eager: `perf-host-eager-${randomUUID()}`,
+    floor: `perf-floor-${randomUUID()}`,
+    floorEager: `perf-floor-eager-${randomUUID()}`,
+    before: `perf-before-${randomUUID()}`,
+    beforeEager: `perf-before-eager-${randomUUID()}`,
+  };
+  const before = env.before;
+  const { plain: plainServer, eager: eagerServer } = env.servers;
+  const workers: WorkerProcess[] = [];
+  const plainLoop = startPlainLoop(env.model, 0);
+  try {
+    workers.push(
+      ...(await Promise.all([
+        startWorker({ kind: 'host', address: plainServer.address, taskQueue: queues.plain, bundlePath: env.hostBundle, claudeUrl: env.model.url, ...(env.hostRoot ? { srcRoot: env.hostRoot } : {}) }),
+        startWorker({ kind: 'host', address: eagerServer.address, taskQueue: queues.eager, bundlePath: env.hostBundle, claudeUrl: env.model.url, ...(env.hostRoot ? { srcRoot: env.hostRoot } : {}) }),
+        startWorker({ kind: 'floor', address: plainServer.address, taskQueue: queues.floor, bundlePath: env.floorBundle }),
+        startWorker({ kind: 'floor', address: eagerServer.address, taskQueue: queues.floorEager, bundlePath: env.floorBundle }),
+        ...(before
+          ? [
+              startWorker({ kind: 'host', address: plainServer.address, taskQueue: queues.before, bundlePath: before.bundle, claudeUrl: env.model.url, srcRoot: before.root }),
+              startWorker({ kind: 'host', address: eagerServer.address, taskQueue: queues.beforeEager, bundlePath: before.bundle, claudeUrl: env.model.url, srcRoot: before.root }),
+            ]
+          : []),
+      ])),
+    );
+    const steps = floorSteps(modelCalls, 0, 0);
+    const run = async (design: RoundDesign): Promise<{ ms: number; workflowId?: string }> => {
+      const tag = options.nextTag();
+      const responder = (turn: ReturnType<typeof scriptedTurn>) => (req: Parameters<typeof turn.answer>[0]) => {
+        const step = turn.answer(req);
+        if (step.kind !== 'message') throw new Error('scripted turn answered with something else than a message');
+        return step;
+      };
+      switch (design) {
+        case 'plain':
+          return { ms: await plainLoop.turn(tag, responder(scriptedTurn(modelCalls)), 0) };
+        case 'floor':
+        case 'floor-eager': {
+          const eager = design === 'floor-eager';
+          const t = await floorConversation((eager ? eagerServer : plainServer).client, eager ? queues.floorEager : queues.floor, eager, steps);
+          return { ms: t.turnMs, workflowId: t.workflowId };
+        }
+        case 'host':
+        case 'host-eager':
+        case 'before':
+        case 'before-eager': {
+          const eager = design.endsWith('eager');
+          const queue = design.startsWith('before') ? (eager ? queues.beforeEager : queues.before) : eager ? queues.eager : queues.plain;
+          const t = await hostConversation((eager ? eagerServer : plainServer).client, queue, env.model, tag,
+            responder(scriptedTurn(modelCalls)), { modelMs: 0, maxIterations: modelCalls });
+          return { ms: t.turnMs, workflowId: t.workflowId };
+        }
+      }
+    };
+    const designs: RoundDesign[] = ['plain', 'floor', 'floor-eager', 'host', 'host-eager', ...(before ? (['before', 'before-eager'] as const) : [])];
+    // One unmeasured turn each first: connections, JIT, the MCP server's start.
+    for (const design of designs) await run(design);
+    const perRound = new Map<RoundDesign, number[]>(designs.map((d) => [d, []]));
+    const lastIds = new Map<RoundDesign, string>();
+    for (let r = 0; r < repeat; r++) {
+      const order = designs.map((_, i) => designs[(i + r) % designs.length] as RoundDesign);
+      for (const design of order) {
+        const { ms, workflowId } = await run(design);
+        perRound.get(design)?.push(ms / modelCalls);
+        if (workflowId) lastIds.set(design, workflowId);
+      }
+      process.stderr.write(`  rounds ${r + 1}/${repeat}: ${designs.map((d) => `${d} ${(perRound.get(d)?.at(-1) ?? 0).toFixed(1)}`).join(', ')} ms/round\n`);
+    }
+    const breakdown = new Map<RoundDesign, Breakdown>();
+    for (const [design, id] of lastIds) {
+      const client = design.endsWith('eager') ? eagerServer.client : plainServer.client;
+      breakdown.set(design, await historyBreakdown(client, id));
+    }
+    return { designs, ...(before ? { beforeLabel: before.label } : {}), modelCalls, repeat, perRound, breakdown };
+  } finally {
+    await plainLoop.close();
+    await Promise.all(workers.map((w) => w.stop()));
+  }
+}
+
+function fmt(ms: number): string {
+  return ms >= 100 ? ms.toFixed(0) : ms.toFixed(1);
+}
+
+/** The section's Markdown. */
+export function roundsReport(result: RoundsResult): string[] {
+  const med = (d: RoundDesign): number => median(result.perRound.get(d) ?? []);
+  const floor = med('floor');
+  const floorEager = med('floor-eager');
+  const plain = med('plain');
+  const lines = [
+    `A turn of ${result.modelCalls} model calls and ${result.modelCalls - 1} tool calls (one per reply), with the model and the tool answering at once; ` +
+      `ms per round = the turn's latency / ${result.modelCalls}, median of ${result.repeat} turns per design, the designs taking turns in a rotating order.`,
+    '',
+    '| design | ms per round | min – max | × plain loop | × floor (same server) |',
+    '|---|---:|---:|---:|---:|',
+  ];
+  const label = (design: RoundDesign): string => (design.startsWith('before') && result.beforeLabel ? ROUND_LABEL[design].replace('before (BENCH_BEFORE_ROOT)', `at ${result.beforeLabel}`).replace('before,', `at ${result.beforeLabel},`) : ROUND_LABEL[design]);
+  for (const design of result.designs) {
+    const values = result.perRound.get(design) ?? [];
+    const sameFloor = design === 'plain' ? undefined : design.endsWith('eager') ? floorEager : floor;
+    lines.push(
+      `| ${label(design)} | ${fmt(med(design))} | ${fmt(Math.min(...values))} – ${fmt(Math.max(...values))} | ` +
+        `${(med(design) / plain).toFixed(1)}× | ${sameFloor === undefined ? '—' : `**${(med(design) / sameFloor).toFixed(2)}×**`} |`,
+    );
+  }
+  lines.push('', 'Where the time goes, from the last measured turn\'s history (server clock, medians in ms): queued = scheduled → started, run = started → completed.', '');
+  lines.push('| design | workflow task | activity: queued / run (count) |', '|---|---:|---|');
+  for (const [design, b] of result.breakdown) {
+    const acts = [...b.activities].map(([type, a]) => `${type} ${fmt(a.queued)} / ${fmt(a.run)} (${a.count})`).join('; ');
+    lines.push(`| ${label(design)} | ${fmt(b.workflowTaskMs)} (${b.workflowTasks}) | ${acts} |`);
+  }
+  return lines;
+}

@@ -1,0 +1,159 @@
+/**
+ * Section 2, throughput: C conversations at once on one worker, each one turn of 3 model calls
+ * (200 ms each) and 2 tool calls (50 ms each) between them, so a turn ideally takes 700 ms;
+ * the host against the floor (the same activities, each only waiting as long), both on the server
+ * with eager activity dispatch, each worker in its own process (its CPU and memory read from
+ * /proc). At each concurrency the host and the floor take turns, repetition by repetition.
+ */
+import { randomUUID } from 'node:crypto';
+import { median } from '../median';
+import { scriptedTurn } from '../scripted-turn';
+import { floorConversation, floorSteps, hostConversation, type TurnTiming } from './conversations';
+import type { PerfEnv } from './perf-env';
+import { startWorker, type WorkerProcess } from './worker-process';
+
+export const MODEL_MS = 200;
+export const TOOL_MS = 50;
+export const MODEL_CALLS = 3;
+export const IDEAL_TURN_MS = MODEL_CALLS * MODEL_MS + (MODEL_CALLS - 1) * TOOL_MS;
+
+type Kind = 'floor' | 'host' | 'before';
+
+/** One batch of C conversations on one worker. */
+export interface BatchResult {
+  kind: Kind;
+  concurrency: number;
+  wallMs: number;
+  p50: number;
+  p95: number;
+  cpuSeconds: number;
+  failed: number;
+}
+
+export interface LevelResult {
+  concurrency: number;
+  batches: BatchResult[];
+  /** Per kind: the worker's peak resident memory over the level's batches (a fresh worker per level). */
+  memory: Map<Kind, { peak: number }>;
+}
+
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? 0;
+}
+
+async function batch(env: PerfEnv, kind: Kind, worker: WorkerProcess, taskQueue: string, concurrency: number, nextTag: () => number): Promise<BatchResult> {
+  const { client } = env.servers.eager;
+  const steps = floorSteps(MODEL_CALLS, MODEL_MS, TOOL_MS);
+  const cpuBefore = worker.cpuSeconds();
+  const started = performance.now();
+  const one = (): Promise<TurnTiming> => {
+    if (kind === 'floor') return floorConversation(client, taskQueue, true, steps);
+    // The host, or the host of the BENCH_BEFORE_ROOT tree: the same conversation.
+    const turn = scriptedTurn(MODEL_CALLS);
+    return hostConversation(client, taskQueue, env.model, nextTag(), (req) => {
+      const step = turn.answer(req);
+      if (step.kind !== 'message') throw new Error('unexpected scripted step');
+      return step;
+    }, { modelMs: MODEL_MS, maxIterations: MODEL_CALLS });
+  };
+  const settled = await Promise.allSettled(Array.from({ length: concurrency }, one));
+  const wallMs = performance.now() - started;
+  const turns = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value.turnMs] : []));
+  const failed = settled.filter((s) => s.status === 'rejected');
+  if (failed[0]?.status === 'rejected') process.stderr.write(`  ${kind} ×${concurrency}: ${failed.length} failed, e.g. ${String(failed[0].reason)}\n`);
+  return {
+    kind,
+    concurrency,
+    wallMs,
+    p50: turns.length ? percentile(turns, 0.5) : NaN,
+    p95: turns.length ? percentile(turns, 0.95) : NaN,
+    cpuSeconds: worker.cpuSeconds() - cpuBefore,
+    failed: failed.length,
+  };
+}
+
+export async function runThroughput(env: PerfEnv, options: { levels: number[]; repeat: number; nextTag: () => number }): Promise<LevelResult[]> {
+  const results: LevelResult[] = [];
+  const { address } = env.servers.eager;
+  for (const concurrency of options.levels) {
+    const queues: Record<Kind, string> = { floor: `perf-tp-floor-${randomUUID()}`, host: `perf-tp-host-${randomUUID()}`, before: `perf-tp-before-${randomUUID()}` };
+    const kinds: Kind[] = env.before ? ['floor', 'host', 'before'] : ['floor', 'host'];
+    const workers = new Map<Kind, WorkerProcess>();
+    try {
+      workers.set('floor', await startWorker({ kind: 'floor', address, taskQueue: queues.floor, bundlePath: env.floorBundle }));
+      workers.set('host', await startWorker({ kind: 'host', address, taskQueue: queues.host, bundlePath: env.hostBundle, claudeUrl: env.model.url, ...(env.hostRoot ? { srcRoot: env.hostRoot } : {}), toolMs: TOOL_MS }));
+      if (env.before) {
+        workers.set('before', await startWorker({
+          kind: 'host', address, taskQueue: queues.before, bundlePath: env.before.bundle, claudeUrl: env.model.url, toolMs: TOOL_MS, srcRoot: env.before.root,
+        }));
+      }
+      const memory = new Map<Kind, { peak: number }>();
+      // One small unmeasured batch each: the MCP server's start, connections, JIT.
+      for (const kind of kinds) {
+        const worker = workers.get(kind);
+        if (!worker) continue;
+        await batch(env, kind, worker, queues[kind], 2, options.nextTag);
+      }
+      const batches: BatchResult[] = [];
+      for (let r = 0; r < options.repeat; r++) {
+        // A rotating order: each kind goes first in turn.
+        for (const kind of kinds.map((_, i) => kinds[(i + r) % kinds.length] as Kind)) {
+          const worker = workers.get(kind);
+          if (!worker) continue;
+          const result = await batch(env, kind, worker, queues[kind], concurrency, options.nextTag);
+          batches.push(result);
+          process.stderr.write(
+            `  throughput ×${concurrency} ${r + 1}/${options.repeat} ${kind.padEnd(5)} ${(result.wallMs / 1000).toFixed(1)} s, ` +
+              `p50 ${(result.p50 / 1000).toFixed(2)} s, p95 ${(result.p95 / 1000).toFixed(2)} s, cpu ${result.cpuSeconds.toFixed(1)} s\n`,
+          );
+        }
+      }
+      for (const [kind, worker] of workers) memory.set(kind, { peak: worker.memory().peak });
+      results.push({ concurrency, batches, memory });
+    } finally {
+      await Promise.all([...workers.values()].map((w) => w.stop()));
+    }
+  }
+  return results;
+}
+
+const MB = 1024 * 1024;
+
+/** What one more conversation held at the peak: the peak's growth over the worker that ran one at a time. */
+function perConversation(mem: { peak: number } | undefined, single: { peak: number } | undefined, concurrency: number): string {
+  if (!mem || !single || concurrency <= 1) return '—';
+  return `${((mem.peak - single.peak) / (concurrency - 1) / 1024).toFixed(0)} KB`;
+}
+
+/** The section's Markdown. */
+export function throughputReport(levels: readonly LevelResult[], repeat: number, beforeLabel?: string): string[] {
+  const lines = [
+    `Each conversation: one turn of ${MODEL_CALLS} model calls (${MODEL_MS} ms each) and ${MODEL_CALLS - 1} tool calls (${TOOL_MS} ms each), ideally ${IDEAL_TURN_MS} ms, ` +
+      `then ended; all C started at once, on one worker; eager dispatch on (server and SDK). Medians of ${repeat} batches per cell; ` +
+      'turn latency = start of the turn (update-with-start) to its answer, over the ideal.',
+    '',
+    '| C | design | conversations/min | turn p50 / ideal | turn p95 / ideal | worker CPU (cores) | CPU ms / conversation | peak RSS | RSS / conversation over C = 1 | host p95 / floor p95 |',
+    '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  const single = levels.find((level) => level.concurrency === 1);
+  for (const level of levels) {
+    const p95 = new Map<Kind, number>();
+    for (const kind of ['floor', 'host', 'before'] as const) {
+      const of = level.batches.filter((b) => b.kind === kind);
+      if (of.length === 0) continue;
+      const m = (f: (b: BatchResult) => number): number => median(of.map(f));
+      p95.set(kind, m((b) => b.p95));
+      const mem = level.memory.get(kind);
+      const failed = of.reduce((sum, b) => sum + b.failed, 0);
+      lines.push(
+        `| ${level.concurrency} | ${kind === 'before' ? `host at ${beforeLabel ?? 'before'}` : kind}${failed ? ` (${failed} failed)` : ''} | ${m((b) => (b.concurrency / b.wallMs) * 60_000).toFixed(0)} | ` +
+          `${(m((b) => b.p50) / IDEAL_TURN_MS).toFixed(2)}× | ${(m((b) => b.p95) / IDEAL_TURN_MS).toFixed(2)}× | ` +
+          `${m((b) => b.cpuSeconds / (b.wallMs / 1000)).toFixed(2)} | ${m((b) => (b.cpuSeconds * 1000) / b.concurrency).toFixed(0)} | ` +
+          `${mem ? `${(mem.peak / MB).toFixed(0)} MB` : '—'} | ${perConversation(mem, single?.memory.get(kind), level.concurrency)} | ` +
+          `${kind !== 'floor' && p95.get('floor') ? `**${((p95.get(kind) ?? 0) / (p95.get('floor') ?? 1)).toFixed(2)}×**` : ''} |`,
+      );
+    }
+  }
+  return lines;
+}
