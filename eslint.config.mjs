@@ -22,6 +22,7 @@ const higherLayers = {
   context: ['activities', 'client', 'conversation', 'mcp', 'offline', 'worker', 'workflows'],
   conversation: ['activities', 'client', 'mcp', 'offline', 'worker', 'workflows'],
   mcp: ['activities', 'client', 'offline', 'worker', 'workflows'],
+  approval: ['activities', 'claude', 'client', 'context', 'conversation', 'errors', 'mcp', 'models', 'offline', 'worker', 'workflows'],
 };
 const layerPatterns = (folder) =>
   higherLayers[folder]
@@ -69,7 +70,7 @@ export default tseslint.config(
   })),
   // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no activity
   // implementations (type imports are erased and allowed), nothing with I/O.
-  ...['workflows', 'conversation', 'context', 'models'].map((folder) => ({
+  ...['workflows', 'conversation', 'context', 'models', 'approval'].map((folder) => ({
     files: [`src/${folder}/**/*.ts`],
     rules: { 'no-restricted-imports': sandboxRule(folder) },
   })),

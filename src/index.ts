@@ -9,6 +9,8 @@
 export { createHostWorker, type ClaudeEndpoint, type HostWorker, type HostWorkerOptions } from './worker/create-host-worker';
 export { ConversationClient, type ConversationClientOptions, type StartOptions } from './client/conversation-client';
 export type { ConversationListing, MessageIdentity } from './client/commands';
+export type { WaitingConversation } from './client/approvals';
+export type { ApprovalMode } from './approval/approval-mode';
 export type { ConversationOptionsInput } from './client/conversation-options';
 export { loadMcpConfig, parseMcpConfig, McpConfigError, type McpServerConfig, type ToolFilter } from './mcp/config';
 export { dataConverter } from './temporal/data-converter';

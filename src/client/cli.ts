@@ -19,6 +19,7 @@ import type { ConversationOptionsInput } from './conversation-options';
 import { parseContextStrategy } from '../context/strategy-spec';
 import type { ContextStrategy } from '../context/context-strategy';
 import { renderHistory } from './render-history';
+import { approveToolCalls, denyToolCalls, listPendingApprovals, renderApprovalAnswer, renderPendingApprovals, turnOrApproval, waitingNotice } from './approvals';
 
 /** Thrown for wrong usage: printed with the usage text, exit code 2. */
 export class UsageError extends Error {}
@@ -27,12 +28,15 @@ export class UsageError extends Error {}
 export const USAGE = `usage:
   mcp-host start [--id ID] [--system TEXT] [--model M] [--max-tokens N] [--max-iterations N]
                 [--context keep_all|last_turns:N|placeholder_tool_results:N|summarize:N] [--no-cache] [--wait] MESSAGE
-  mcp-host send ID MESSAGE
+  mcp-host send ID MESSAGE                   (exit code 3: the turn waits for a tool approval, see approve/deny)
   mcp-host history ID [--json]
   mcp-host status ID [--json]
   mcp-host end ID
   mcp-host context ID keep_all|last_turns:N|placeholder_tool_results:N|summarize:N   (from the next Claude call)
   mcp-host cancel ID                         (cancels the running turn only; the conversation goes on)
+  mcp-host pending [--limit N] [--json]      (conversations whose turn waits for a tool approval, with the calls)
+  mcp-host approve ID [TOOL_USE_ID…]         (all waiting calls of ID when none are named)
+  mcp-host deny ID [TOOL_USE_ID…] [--reason TEXT]
   mcp-host chat [--id ID] [--system TEXT] [--model M] [--context SPEC] [--no-cache]
   mcp-host login SERVER [--port N]           (OAuth login to an HTTP server of MCP_CONFIG, for every worker;
                                               tokens in MCP_HOST_OAUTH_STORE or ~/.config/durable-mcp-host/)
@@ -46,6 +50,9 @@ environment: MCP_CONFIG, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY,
   MCP_HOST_ENCRYPTION_KEY, MCP_HOST_ENCRYPTION_KEY_ID, MCP_HOST_ENCRYPTION_OLD_KEYS (payload encryption)`;
 
 type Out = (text: string) => void;
+
+/** `send`'s exit code when its turn waits for a tool approval (mcp.json `approval: "ask"`). */
+export const APPROVAL_EXIT_CODE = 3;
 
 function positiveInt(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
@@ -142,7 +149,34 @@ export async function runCli(argv: string[], given?: Settings, out: Out = consol
       }
       case 'send': {
         const [id, message] = exactly(parse({}).positionals, ['ID', 'MESSAGE']);
-        return printTurn(await sendMessage(await client(), id ?? '', message ?? ''), out, err);
+        const turn = sendMessage(await client(), id ?? '', message ?? '');
+        // A turn waiting for a tool approval may wait for days: say so and how to go on, exit 3.
+        const outcome = await turnOrApproval(await client(), id ?? '', turn);
+        if (outcome.kind === 'answer') return printTurn(outcome.result, out, err);
+        err(waitingNotice(id ?? '', outcome.pending));
+        return APPROVAL_EXIT_CODE;
+      }
+      case 'pending': {
+        const { values, positionals } = parse({ limit: { type: 'string' }, json: { type: 'boolean' } });
+        exactly(positionals, []);
+        const limit = positiveInt('limit', values.limit) ?? 50;
+        const rows = await listPendingApprovals(await client(), { taskQueue: config().taskQueue, limit });
+        out(values.json ? JSON.stringify(rows, null, 2) : renderPendingApprovals(rows));
+        return 0;
+      }
+      case 'approve': {
+        const { positionals } = parse({});
+        const [id, ...toolUseIds] = positionals;
+        if (id === undefined) throw new UsageError('expected ID [TOOL_USE_ID…]');
+        out(renderApprovalAnswer('approved', await approveToolCalls(await client(), id, toolUseIds)));
+        return 0;
+      }
+      case 'deny': {
+        const { values, positionals } = parse({ reason: { type: 'string' } });
+        const [id, ...toolUseIds] = positionals;
+        if (id === undefined) throw new UsageError('expected ID [TOOL_USE_ID…] [--reason TEXT]');
+        out(renderApprovalAnswer('denied', await denyToolCalls(await client(), id, toolUseIds, values.reason)));
+        return 0;
       }
       case 'history': {
         const { values, positionals } = parse({ json: { type: 'boolean' } });

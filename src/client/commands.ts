@@ -43,7 +43,8 @@ export function newConversationId(now: Date = new Date()): string {
   return `conversation-${stamp}-${randomBytes(3).toString('hex')}`;
 }
 
-async function existing(client: Client, id: string): Promise<WorkflowHandle<typeof conversationWorkflow>> {
+/** The handle of conversation `id`, after checking it exists (one clear error when it does not). */
+export async function existing(client: Client, id: string): Promise<WorkflowHandle<typeof conversationWorkflow>> {
   const handle = client.workflow.getHandle<typeof conversationWorkflow>(id);
   try {
     await handle.describe();

@@ -21,6 +21,7 @@ import {
 import { connectClient } from './connect';
 import type { ConversationOptionsInput } from './conversation-options';
 import type { ContextStrategy } from '../context/context-strategy';
+import { approveToolCalls, denyToolCalls, listPendingApprovals, type ApprovalAnswer, type WaitingConversation } from './approvals';
 
 /** Where conversations run and which model they default to. */
 export interface ConversationClientOptions {
@@ -113,6 +114,24 @@ export class ConversationClient {
   /** Sets a running conversation's context strategy from its next Claude call on (e.g. after a 400 "prompt is too long"). */
   setContextStrategy(id: string, strategy: ContextStrategy): Promise<string> {
     return setContextStrategy(this.client, id, strategy);
+  }
+
+  /**
+   * Approves tool calls waiting for approval (mcp.json `approval: "ask"`), by `tool_use` id, or every
+   * waiting one when none are named; they run at once. Refused when nothing waits or an id is unknown.
+   */
+  approve(id: string, toolUseIds: string[] = []): Promise<ApprovalAnswer> {
+    return approveToolCalls(this.client, id, toolUseIds);
+  }
+
+  /** Denies waiting tool calls (all when none are named): they never run, and Claude reads that the user declined, with `reason`. */
+  deny(id: string, options: { toolUseIds?: string[]; reason?: string } = {}): Promise<ApprovalAnswer> {
+    return denyToolCalls(this.client, id, options.toolUseIds ?? [], options.reason);
+  }
+
+  /** This task queue's conversations whose turn waits for approval, each with its waiting calls (from visibility). */
+  pending(options: { limit?: number } = {}): Promise<WaitingConversation[]> {
+    return listPendingApprovals(this.client, { taskQueue: this.taskQueue, ...options });
   }
 
   /** Ends a conversation once its pending turns are done; resolves with its summary. */

@@ -14,6 +14,7 @@ import { estimateCost } from './cost';
 import { digestOf, extendDigest, EMPTY_DIGEST } from './digest';
 import { withUserText } from './transcript';
 import { addUsage, NO_USAGE } from './usage-totals';
+import { waitingApprovals, type ApprovalEntry } from '../approval/pending-approvals';
 import type {
   ContentBlockParam,
   ConversationOptions,
@@ -56,6 +57,11 @@ export interface ConversationState {
   contextSummary: ContextSummary | null;
   /** Tokens of the last prompt (cached parts included): what the guard reads. */
   lastPromptTokens: number;
+  /**
+   * Tool calls of the running turn waiting for the user's approval (src/approval). Empty between
+   * turns, so continue-as-new (only ever between turns) never carries a waiting call.
+   */
+  approvals: ApprovalEntry[];
 }
 
 /** The context window the guard works with: configured, or known for the model. */
@@ -88,11 +94,13 @@ export function newConversationState(options: ConversationOptions): Conversation
     contextStrategy: options.context ?? DEFAULT_CONTEXT_STRATEGY,
     contextSummary: null,
     lastPromptTokens: 0,
+    approvals: [],
   };
 }
 
 /** A state carried by continue-as-new, possibly from a run before a field existed. */
-export type CarriedState = Omit<ConversationState, 'accepted' | 'toolNames'> & Partial<Pick<ConversationState, 'accepted' | 'toolNames'>>;
+export type CarriedState = Omit<ConversationState, 'accepted' | 'toolNames' | 'approvals'> &
+  Partial<Pick<ConversationState, 'accepted' | 'toolNames' | 'approvals'>>;
 
 /**
  * The state a run continues with, filling what runs before it did not carry: no accepted ids, and
@@ -101,7 +109,7 @@ export type CarriedState = Omit<ConversationState, 'accepted' | 'toolNames'> & P
 export function continuedState(carried: CarriedState): ConversationState {
   const toolNames: GivenToolNames =
     carried.toolNames ?? (carried.catalog ? toolRouteEntries(carried.catalog).map(([name, route]) => [route.server, route.name, name]) : []);
-  return { ...carried, accepted: carried.accepted ?? [], toolNames };
+  return { ...carried, accepted: carried.accepted ?? [], toolNames, approvals: carried.approvals ?? [] };
 }
 
 /** Queues a user turn and returns its id. */
@@ -182,6 +190,7 @@ export function statusOf(state: ConversationState, ended: boolean): Conversation
     lastTurn: state.lastTurn,
     messageCount: state.messages.length,
     toolCount: state.catalog?.tools.length ?? 0,
+    pendingApprovals: waitingApprovals(state.approvals),
     cost: estimateCost(state.usage, state.options.model, state.options.prices),
     context: {
       strategy: formatContextStrategy(state.contextStrategy),

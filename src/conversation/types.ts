@@ -7,6 +7,8 @@ import type { CacheOptions } from '../claude/cache-breakpoints';
 import type { ContextStrategy } from '../context/context-strategy';
 import type { PriceTable } from '../models/model-prices';
 import type { CostEstimate } from './cost';
+import type { ApprovalMode } from '../approval/approval-mode';
+import type { PendingApproval } from '../approval/pending-approvals';
 
 export type { ContentBlockParam, MessageParam, StopReason, Tool };
 
@@ -48,6 +50,11 @@ export interface ToolRoute {
   idempotent: boolean;
   /** Per-server call timeout from the config. */
   timeoutMs: number;
+  /**
+   * Tool approval from the config (`approval`, `toolApproval`): `ask` waits for the user, `deny`
+   * never runs. Absent means `auto`, so routes of servers without approval settings are unchanged.
+   */
+  approval?: Exclude<ApprovalMode, 'auto'>;
 }
 
 /** One route of the catalogue: the tool name Claude sees, and where that tool lives. */
@@ -137,6 +144,8 @@ export interface ConversationStatus {
   lastTurn: TurnResult | null;
   messageCount: number;
   toolCount: number;
+  /** Tool calls of the running turn waiting for the user's approve or deny (`approval: "ask"`), oldest first. */
+  pendingApprovals: PendingApproval[];
   /** An estimate from the usage totals and the price table. */
   cost: CostEstimate;
   context: {

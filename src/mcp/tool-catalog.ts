@@ -21,6 +21,7 @@ import type { McpServerConfig } from './config';
 import type { McpConnections } from './mcp-connections';
 import { isToolAllowed } from './is-tool-allowed';
 import { assignClaudeToolNames } from './tool-names';
+import { toolApprovalMode } from '../approval/approval-mode';
 
 /** A server's call timeout when its config names none. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
@@ -162,6 +163,7 @@ async function build(connections: McpConnections): Promise<BuiltCatalog> {
   const routes: ToolRouteEntry[] = [];
   entries.forEach(({ server, tool }, i) => {
     const claudeName = names[i] ?? tool.name;
+    const approval = toolApprovalMode(server, tool.name);
     tools.push(toClaudeTool(tool, claudeName, server.name));
     routes.push([
       claudeName,
@@ -172,6 +174,8 @@ async function build(connections: McpConnections): Promise<BuiltCatalog> {
         // means something for tools that are not read-only).
         idempotent: tool.annotations?.idempotentHint === true || tool.annotations?.readOnlyHint === true,
         timeoutMs: server.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+        // Only when not auto: catalogues of servers without approval settings keep their digest.
+        ...(approval !== 'auto' ? { approval } : {}),
       },
     ]);
   });

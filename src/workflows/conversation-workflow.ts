@@ -42,6 +42,7 @@ import type { ContextStrategy } from '../context/context-strategy';
 import { reportProgress } from './progress';
 import { toolRouteEntries } from '../conversation/tool-routes';
 import { userMessageProblem } from '../conversation/user-message-problem';
+import { installApprovalHandlers } from './tool-approval';
 
 /** The workflow's input. */
 export interface ConversationInput {
@@ -101,6 +102,7 @@ function installHandlers(state: ConversationState, ended: () => boolean, running
   setHandler(endSignal, () => {
     state.endRequested = true;
   });
+  installApprovalHandlers(state);
   setHandler(
     sendMessageUpdate,
     async (text): Promise<TurnResult> => {

@@ -5,6 +5,9 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ContextStrategy } from '../context/context-strategy';
 import type { ContextSummary } from '../context/context-summary';
+import type { ApprovalRequest, PendingApproval } from '../approval/pending-approvals';
+
+export type { ApprovalRequest, PendingApproval } from '../approval/pending-approvals';
 import type { ConversationStatus, MessageParam, Tool, ToolRouteEntry, TurnResult } from '../conversation/types';
 
 /** What a sender may add to a user turn sent by signal. */
@@ -64,3 +67,22 @@ export const statusQuery = defineQuery<ConversationStatus>('status');
 
 /** The current context summary (summarize strategy), for the Claude activity; null when none. */
 export const contextSummaryQuery = defineQuery<ContextSummary | null>('contextSummary');
+
+/** What an approve or deny update decided: the calls it settled, and how many still wait. */
+export interface ApprovalAnswer {
+  decided: PendingApproval[];
+  stillWaiting: number;
+}
+
+/**
+ * Approves tool calls waiting for approval (`approval: "ask"`): those named by `tool_use` id, or
+ * every waiting one when none are named. They run at once. Refused (nothing recorded) when nothing
+ * waits or an id names no waiting call.
+ */
+export const approveToolCallsUpdate = defineUpdate<ApprovalAnswer, [request: ApprovalRequest]>('approveToolCalls');
+
+/**
+ * Denies tool calls waiting for approval, as {@link approveToolCallsUpdate} names them: they never
+ * run, and Claude gets an `is_error` result saying the user declined (with `reason`, when given).
+ */
+export const denyToolCallsUpdate = defineUpdate<ApprovalAnswer, [request: ApprovalRequest]>('denyToolCalls');

@@ -9,6 +9,7 @@ import { estimateCost } from '../conversation/cost';
 import { toolRouteEntries } from '../conversation/tool-routes';
 import type { ContentBlockParam, MessageParam, ToolCatalog } from '../conversation/types';
 import type { ToolCallInput } from '../activities/types';
+import { waitingApprovals, type PendingApproval } from '../approval/pending-approvals';
 
 /** Longest argument text in a tool call's summary, in characters. */
 export const MAX_ARGUMENTS_CHARS = 200;
@@ -56,6 +57,13 @@ export function nextRound(messages: readonly MessageParam[]): { round: number; a
   if (last.role === 'assistant') return { round: replies + 1, after: 'after pause_turn' };
   const answered = countOf(last.content, 'tool_result');
   return { round: replies + 1, ...(answered > 0 ? { after: `after tool_use ×${answered}` } : {}) };
+}
+
+/** One waiting call as the details and the CLI show it: `get_weather {"city":"北京"} · weather (toolu_01…, since 2026-12-03T14:03:05Z)`. */
+export function pendingApprovalLine(pending: PendingApproval): string {
+  // Named as the tool call activities are (MCP name · server), which says where it runs.
+  const args = toolCallSummary({ server: pending.server, tool: pending.mcpTool, arguments: pending.arguments as ToolCallInput['arguments'] });
+  return `${args} (${pending.toolUseId}, since ${pending.since.replace(/\.\d+Z$/, 'Z')})`;
 }
 
 /** The summary of a Claude call: `claude round 3 · after tool_use ×2 · claude-sonnet-4-6`. */
@@ -114,10 +122,14 @@ export function currentDetails(state: ConversationState, now: { ended: boolean; 
   const turn = state.currentTurn !== null && !now.ended ? ` · turn ${state.currentTurn}` : '';
   const queued = state.pending.length > 0 ? ` · ${state.pending.length} turn${state.pending.length === 1 ? '' : 's'} queued` : '';
   lines.push(`**${word}**${turn}${queued}`);
+  const approvals = waitingApprovals(state.approvals);
+  if (!now.ended && approvals.length > 0) {
+    lines.push(`**waiting for approval** (${approvals.length}): ${approvals.map((a) => clip(pendingApprovalLine(a), 160)).join('; ')}`);
+  }
   if (!now.ended && state.currentTurn !== null) {
     if (now.toolsRunning.length > 0) {
       lines.push(`running ${now.toolsRunning.length} tool${now.toolsRunning.length === 1 ? '' : 's'}: ${now.toolsRunning.map((t) => clip(t, 120)).join('; ')}`);
-    } else if (now.activity !== undefined) {
+    } else if (now.activity !== undefined && approvals.length === 0) {
       lines.push(`now: ${now.activity}`);
     }
   }

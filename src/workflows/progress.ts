@@ -13,7 +13,7 @@
  */
 import { patched, setCurrentDetails, upsertMemo, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { ConversationState } from '../conversation/conversation-state';
-import { STATE_ATTRIBUTE, TOKENS_ATTRIBUTE, TOOL_CALLS_ATTRIBUTE, TURNS_ATTRIBUTE } from './progress-attributes';
+import { STATE_ATTRIBUTE, TOKENS_ATTRIBUTE, TOOL_CALLS_ATTRIBUTE, TURNS_ATTRIBUTE, WAITING_APPROVAL_ATTRIBUTE } from './progress-attributes';
 import { currentDetails, lastAnswer, stateWord, totalTokens } from './progress-text';
 
 /** The patch id of the progress upserts (search attributes and memo). */
@@ -31,6 +31,7 @@ let ended = false;
 let activity: string | undefined;
 const toolsRunning = new Map<string, string>();
 let lastWord: string | undefined;
+let waitingApproval = false;
 
 /** The conversation's state, for the activity stubs' summaries; undefined before the workflow reported. */
 export function trackedState(): ConversationState | undefined {
@@ -95,5 +96,21 @@ export function noteActivity(label: string): void {
 export function noteToolCall(id: string, label: string, running: boolean): void {
   if (running) toolsRunning.set(id, label);
   else toolsRunning.delete(id);
+  refreshDetails();
+}
+
+/**
+ * The approval list changed (src/workflows/tool-approval.ts): the details list the waiting calls,
+ * and `McpHostWaitingApproval` is upserted when it flips, in conversations started with it. Only the
+ * approval flow calls this, behind its own patch, so histories without approvals are unchanged.
+ */
+export function noteApprovals(): void {
+  const waiting = (tracked?.approvals ?? []).some((entry) => entry.decision === undefined);
+  if (waiting !== waitingApproval) {
+    waitingApproval = waiting;
+    if (workflowInfo().typedSearchAttributes.get(WAITING_APPROVAL_ATTRIBUTE) !== undefined) {
+      upsertSearchAttributes([{ key: WAITING_APPROVAL_ATTRIBUTE, value: waiting }]);
+    }
+  }
   refreshDetails();
 }

@@ -4,19 +4,28 @@
  * host could not make (unknown tool, rejected arguments, a tool that failed its whole attempt budget
  * of the tool retry policy) becomes an `is_error` result written by the host, so the model can
  * react and nothing loops. A lost worker is not the tool's failure: the call is retried until it runs.
+ * Tool approval (src/approval): a `deny` route never runs and gets the host's `is_error` result; an
+ * `ask` route waits for the user's decision (the others of the reply run meanwhile), and a denied
+ * call gets an `is_error` result saying the user declined.
  */
-import { isCancellation } from '@temporalio/workflow';
+import { isCancellation, patched } from '@temporalio/workflow';
 import type { ToolResultBlock, ToolUseBlock } from '../conversation/transcript';
 import type { ConversationState } from '../conversation/conversation-state';
 import { findToolRoute } from '../conversation/tool-routes';
 import { toolActivities } from './activity-stubs';
 import { failureMessage } from './failure-message';
+import { routeApprovalMode } from '../approval/approval-mode';
+import { cancelledWhileWaitingText, policyDeniedText, userDeclinedText, type ApprovalDecision } from '../approval/pending-approvals';
+import { awaitApproval, TOOL_APPROVAL_PATCH } from './tool-approval';
 
 function hostError(toolUse: ToolUseBlock, text: string): ToolResultBlock {
   return { type: 'tool_result', tool_use_id: toolUse.id, content: text, is_error: true };
 }
 
-async function runOne(state: ConversationState, toolUse: ToolUseBlock): Promise<ToolResultBlock> {
+/** Tool uses of one reply whose turn was cancelled while they waited for approval (so they never ran). */
+type NeverRan = Set<string>;
+
+async function runOne(state: ConversationState, toolUse: ToolUseBlock, neverRan: NeverRan = new Set()): Promise<ToolResultBlock> {
   state.toolCalls += 1;
   const route = findToolRoute(state.catalog, toolUse.name);
   if (!route) {
@@ -27,6 +36,26 @@ async function runOne(state: ConversationState, toolUse: ToolUseBlock): Promise<
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     state.hostToolErrors += 1;
     return hostError(toolUse, `[host] The input of tool "${toolUse.name}" must be a JSON object.`);
+  }
+  // Tool approval (mcp.json `approval`): the route carries the mode; an `auto` route asks nothing
+  // of the history. Patched: a history whose worker ran such a call replays as it ran.
+  const mode = routeApprovalMode(route);
+  if (mode !== 'auto' && patched(TOOL_APPROVAL_PATCH)) {
+    if (mode === 'deny') {
+      state.hostToolErrors += 1;
+      return hostError(toolUse, policyDeniedText(toolUse.name, route.server));
+    }
+    let decision: ApprovalDecision;
+    try {
+      decision = await awaitApproval(state, toolUse, route);
+    } catch (err) {
+      if (isCancellation(err)) neverRan.add(toolUse.id);
+      throw err;
+    }
+    if (decision.kind === 'denied') {
+      state.hostToolErrors += 1;
+      return hostError(toolUse, userDeclinedText(toolUse.name, decision.reason));
+    }
   }
   try {
     const output = await toolActivities(route, state.options).callTool({
@@ -63,7 +92,9 @@ export interface ToolRun {
  * ends the turn (or, when the whole workflow is cancelled, does not record them at all).
  */
 export async function runToolsUntilCancelled(state: ConversationState, toolUses: readonly ToolUseBlock[]): Promise<ToolRun> {
-  const settled = await Promise.allSettled(toolUses.map((toolUse) => runOne(state, toolUse)));
+  // Tools that need no approval start at once; those that wait for it start when approved.
+  const neverRan: NeverRan = new Set();
+  const settled = await Promise.allSettled(toolUses.map((toolUse) => runOne(state, toolUse, neverRan)));
   let cancelled: Error | undefined;
   const results = settled.map((outcome, index): ToolResultBlock => {
     if (outcome.status === 'fulfilled') return outcome.value;
@@ -71,6 +102,7 @@ export async function runToolsUntilCancelled(state: ConversationState, toolUses:
     if (!isCancellation(outcome.reason)) throw outcome.reason;
     cancelled ??= outcome.reason instanceof Error ? outcome.reason : new Error(String(outcome.reason));
     const toolUse = toolUses[index] as ToolUseBlock;
+    if (neverRan.has(toolUse.id)) return hostError(toolUse, cancelledWhileWaitingText(toolUse.name));
     return hostError(toolUse, `[host] The turn was cancelled before tool "${toolUse.name}" finished; it may have run in part.`);
   });
   return { results, ...(cancelled !== undefined ? { cancelled } : {}) };

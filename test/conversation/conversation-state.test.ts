@@ -45,6 +45,7 @@ describe('conversation state', () => {
       lastTurn: null,
       messageCount: 0,
       toolCount: 0,
+      pendingApprovals: [],
       cost: { usd: 0, priced: true },
       context: { strategy: 'keep_all', summaryCovers: 0, lastPromptTokens: 0, contextWindow: 200_000 },
     });

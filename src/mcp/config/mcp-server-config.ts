@@ -1,4 +1,5 @@
 import type { OAuthServerConfig } from '../oauth/oauth-config';
+import type { ServerApproval } from '../../approval/approval-mode';
 
 /**
  * Which of a server's tools are offered to Claude. Entries are MCP tool names exactly as
@@ -22,8 +23,10 @@ export interface ToolFilter {
  *   a relative path with a slash, and otherwise as written (looked up on PATH).
  * - `http`: Streamable HTTP; the connection layer falls back to legacy SSE.
  * - `sse`: legacy HTTP+SSE only, because the file said `"type": "sse"`.
+ *
+ * Either kind may carry `approval` and `toolApproval` (src/approval/approval-mode.ts).
  */
-export type McpServerConfig =
+export type McpServerConfig = (
   | {
       name: string;
       transport: 'stdio';
@@ -43,7 +46,10 @@ export type McpServerConfig =
       oauth?: OAuthServerConfig | false;
       tools: ToolFilter;
       timeoutMs?: number;
-    };
+    }
+) &
+  /** Tool approval: `approval` (the server's default) and `toolApproval` (per MCP tool name). */
+  ServerApproval;
 
 /** Options for `parseMcpConfig`. */
 export interface ParseMcpConfigOptions {

@@ -5,6 +5,7 @@ import { describeType, describeValue, isArray, isPlainObject } from './describe-
 import { expandVariables } from './expand-variables';
 import { parseOAuthConfig } from '../oauth/oauth-config';
 import type { McpServerConfig, ParseMcpConfigOptions, ToolFilter } from './mcp-server-config';
+import { APPROVAL_MODES, isApprovalMode, type ApprovalMode, type ServerApproval } from '../../approval/approval-mode';
 
 const SERVER_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
@@ -22,6 +23,8 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'disabled',
   'tools',
   'timeoutMs',
+  'approval',
+  'toolApproval',
   'envFile',
 ]);
 const STDIO_ONLY_KEYS = ['args', 'env', 'cwd'] as const;
@@ -41,7 +44,8 @@ interface EntryContext {
 /**
  * Reads one entry of `mcpServers` (or VS Code's `servers`): `{command, args?, env?, cwd?}` (stdio)
  * or `{url, headers?}` (HTTP), with an optional `type`, plus the host's extensions
- * `tools: {allow?, deny?}`, `timeoutMs` and `disabled: true`. `${VAR}` references are expanded in
+ * `tools: {allow?, deny?}`, `timeoutMs`, `disabled: true`, and tool approval: `approval: "auto" | "ask" | "deny"`
+ * (the server's default) with `toolApproval: {TOOL: mode}` overrides per MCP tool name. `${VAR}` references are expanded in
  * command, args, env values, cwd, url and header values (see {@link expandVariables}).
  *
  * @param name The entry's key: the server's name.
@@ -114,7 +118,7 @@ export function parseServerEntry(name: string, entry: unknown, options: ParseMcp
 
   const tools = parseToolFilter(entry.tools, ctx);
   const timeoutMs = parseTimeout(entry.timeoutMs, ctx);
-  const extras = timeoutMs === undefined ? { tools } : { tools, timeoutMs };
+  const extras = { ...(timeoutMs === undefined ? { tools } : { tools, timeoutMs }), ...parseApproval(entry, ctx) };
 
   if (hasCommand) {
     if (entry.headers !== undefined) ctx.fail('headers', 'applies only to HTTP servers (with "url")');
@@ -175,6 +179,31 @@ function parseToolFilter(value: unknown, ctx: EntryContext): ToolFilter {
     });
   }
   return filter;
+}
+
+const MODES_TEXT = APPROVAL_MODES.map((m) => `"${m}"`).join(', ');
+
+function approvalMode(value: unknown, field: string, ctx: EntryContext): ApprovalMode {
+  if (!isApprovalMode(value)) ctx.fail(field, `must be one of ${MODES_TEXT}, not ${describeValue(value)}`);
+  return value;
+}
+
+/** `approval` (the server's default) and `toolApproval` (per MCP tool name); absent when not set. */
+function parseApproval(entry: Record<string, unknown>, ctx: EntryContext): ServerApproval {
+  const result: ServerApproval = {};
+  if (entry.approval !== undefined) result.approval = approvalMode(entry.approval, 'approval', ctx);
+  const perTool = entry.toolApproval;
+  if (perTool === undefined) return result;
+  if (!isPlainObject(perTool)) {
+    ctx.fail('toolApproval', `must be an object of tool name → ${MODES_TEXT}, like {"write_file": "ask"}, not ${describeType(perTool)}`);
+  }
+  const modes: Record<string, ApprovalMode> = {};
+  for (const [tool, mode] of Object.entries(perTool)) {
+    if (tool === '') ctx.fail('toolApproval', 'has an empty tool name');
+    modes[tool] = approvalMode(mode, `toolApproval.${tool}`, ctx);
+  }
+  result.toolApproval = modes;
+  return result;
 }
 
 function parseTimeout(value: unknown, ctx: EntryContext): number | undefined {
