@@ -9,7 +9,7 @@
  * source, checks the results are the intended ones, and writes `test/histories/<scenario>.json`.
  * Nothing is written for a scenario that misbehaves, or whose history contains an API key.
  */
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import * as fs from 'node:fs';
@@ -20,8 +20,8 @@ import { startMetadata } from '../src/client/start-metadata';
 import { PROGRESS_ATTRIBUTES } from '../src/workflows/progress-attributes';
 import { findTemporalCli } from '../src/temporal/find-temporal-cli';
 import { conversationWorkflow } from '../src/workflows';
-import { endSignal, sendMessageUpdate } from '../src/workflows/definitions';
-import { RECORDED_SCENARIOS, recordedWorkflowId, type RecordedScenario } from '../test/support/recorded-scenarios';
+import { approveToolCallsUpdate, denyToolCallsUpdate, endSignal, sendMessageUpdate, statusQuery } from '../src/workflows/definitions';
+import { RECORDED_SCENARIOS, recordedWorkflowId, type RecordedApproval, type RecordedScenario } from '../test/support/recorded-scenarios';
 import { historyToJson } from '../test/support/history-json';
 import { REPO_ROOT } from '../test/support/repo';
 import { scheduledActivityTypes } from '../test/support/scheduled-activities';
@@ -50,6 +50,23 @@ async function newRun(workflowId: string, firstRunId: string, client: Client): P
   }
 }
 
+/** Sends the turn's approvals, each once the calls it names wait for approval. */
+async function sendApprovals(handle: WorkflowHandle, approvals: readonly RecordedApproval[]): Promise<void> {
+  for (const approval of approvals) {
+    const ids = 'approve' in approval ? approval.approve : approval.deny;
+    const giveUpAt = Date.now() + 30_000;
+    for (;;) {
+      const waiting = (await handle.query(statusQuery)).pendingApprovals.map((p) => p.toolUseId);
+      if (ids.every((id) => waiting.includes(id))) break;
+      if (Date.now() > giveUpAt) throw new Error(`${ids.join(', ')} did not wait for approval within 30 s`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await ('approve' in approval
+      ? handle.executeUpdate(approveToolCallsUpdate, { args: [{ toolUseIds: approval.approve }] })
+      : handle.executeUpdate(denyToolCallsUpdate, { args: [{ toolUseIds: approval.deny, ...(approval.reason !== undefined ? { reason: approval.reason } : {}) }] }));
+  }
+}
+
 /** Runs one scenario to its end and returns its history as pretty-printed proto JSON. */
 async function record(scenario: RecordedScenario): Promise<string> {
   const worker = await startTestWorker({ servers: scenario.servers(), script: scenario.script });
@@ -65,7 +82,9 @@ async function record(scenario: RecordedScenario): Promise<string> {
     });
     let recordedRunId: string | undefined; // the run after the continue-as-new, when the scenario has one
     for (const [index, turn] of scenario.turns.entries()) {
-      const result = await handle.executeUpdate(sendMessageUpdate, { args: [turn.text] });
+      const answer = handle.executeUpdate(sendMessageUpdate, { args: [turn.text] });
+      if (turn.approvals) await sendApprovals(handle, turn.approvals);
+      const result = await answer;
       expectFields(`${scenario.name} turn ${index + 1}`, result, turn.expect);
       if (scenario.continuesAsNewAfterTurn === index + 1) recordedRunId = await newRun(handle.workflowId, handle.firstExecutionRunId, worker.client);
     }

@@ -7,7 +7,9 @@
  * (a scripted fake Messages API) come from `durable-mcp-host/testing`.
  */
 export { createHostWorker, type ClaudeEndpoint, type HostWorker, type HostWorkerOptions } from './worker/create-host-worker';
-export { ConversationClient, type ConversationClientOptions, type StartOptions } from './client/conversation-client';
+export { ConversationClient, type ConversationClientOptions, type SendOptions, type StartOptions } from './client/conversation-client';
+export type * from './client/conversation-events';
+export type { Follower, FollowOptions } from './client/follow-conversation';
 export type { ConversationListing, MessageIdentity } from './client/commands';
 export type { WaitingConversation } from './client/approvals';
 export type { ApprovalMode } from './approval/approval-mode';

@@ -1,8 +1,11 @@
 import type { Client } from '@temporalio/client';
+import { randomUUID } from 'node:crypto';
 import * as readline from 'node:readline/promises';
 import type { Settings } from '../config/settings';
-import { endConversation, history, sendMessage, startConversation, status } from './commands';
+import type { TurnResult } from '../conversation/types';
+import { endConversation, history, newConversationId, sendMessage, startConversation, status } from './commands';
 import type { ConversationOptionsInput } from './conversation-options';
+import { LiveTurn } from './live-turn';
 import { renderHistory } from './render-history';
 import { renderStatus } from './render-status';
 
@@ -27,6 +30,8 @@ export async function runChat(
       id = `new:${id}`;
     }
   }
+  // On a terminal, each turn's tool calls and answer show as they happen (src/client/live-turn.ts).
+  const live = LiveTurn.choose(client, { answerPrefix: 'claude> ' });
   console.log('type a message; /history, /status, /end, /quit');
   try {
     for (;;) {
@@ -53,21 +58,28 @@ export async function runChat(
           }
           continue;
         }
-        const result =
-          id === undefined || id.startsWith('new:')
-            ? await startConversation({ client, taskQueue: settings.taskQueue }, line, {
-                ...(id !== undefined ? { id: id.slice(4) } : {}),
+        const messageId = randomUUID();
+        const newId = id === undefined ? newConversationId() : id.startsWith('new:') ? id.slice(4) : undefined;
+        const current = newId ?? id ?? '';
+        const turn = (): Promise<TurnResult | undefined> =>
+          newId !== undefined
+            ? startConversation({ client, taskQueue: settings.taskQueue }, line, {
+                id: newId,
+                messageId,
                 wait: true,
                 conversation: options.conversation,
                 defaultModel: settings.model,
               }).then((started) => {
                 id = started.id;
-                console.log(`(conversation ${started.id})`);
+                if (!live) console.log(`(conversation ${started.id})`);
                 return started.result;
               })
-            : await sendMessage(client, id, line);
+            : sendMessage(client, current, line, { messageId });
+        // Live, the new conversation's id comes first: the answer streams after it.
+        if (live && newId !== undefined) console.log(`(conversation ${newId})`);
+        const { result, answered } = live ? await live.run(current, messageId, turn) : { result: await turn(), answered: false };
         if (result) {
-          console.log(`claude> ${result.text}`);
+          if (!answered) console.log(`claude> ${result.text}`);
           if (result.status !== 'completed') console.log(`[turn ended: ${result.status}${result.error ? ` — ${result.error}` : ''}]`);
         }
       } catch (err) {

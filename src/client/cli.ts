@@ -8,7 +8,7 @@ import { readSettings, type Settings } from '../config/settings';
 import type { TurnResult } from '../conversation/types';
 import { runChat } from './chat';
 import { login } from './login';
-import { cancelTurn, endConversation, history, setContextStrategy, listConversations, sendMessage, startConversation, status } from './commands';
+import { cancelTurn, endConversation, history, setContextStrategy, listConversations, startConversation, status } from './commands';
 import { LISTED_STATES } from './conversation-listing';
 import { renderListing } from './render-listing';
 import { renderStatus } from './render-status';
@@ -19,6 +19,7 @@ import type { ConversationOptionsInput } from './conversation-options';
 import { parseContextStrategy } from '../context/strategy-spec';
 import type { ContextStrategy } from '../context/context-strategy';
 import { renderHistory } from './render-history';
+import { FOLLOW_FLAGS, followChoice, sendLive } from './live-turn';
 import { approveToolCalls, denyToolCalls, listPendingApprovals, renderApprovalAnswer, renderPendingApprovals, turnOrApproval, waitingNotice } from './approvals';
 
 /** Thrown for wrong usage: printed with the usage text, exit code 2. */
@@ -28,7 +29,9 @@ export class UsageError extends Error {}
 export const USAGE = `usage:
   mcp-host start [--id ID] [--system TEXT] [--model M] [--max-tokens N] [--max-iterations N]
                 [--context keep_all|last_turns:N|placeholder_tool_results:N|summarize:N] [--no-cache] [--wait] MESSAGE
-  mcp-host send ID MESSAGE                   (exit code 3: the turn waits for a tool approval, see approve/deny)
+  mcp-host send ID MESSAGE [--follow|--no-follow]
+                                             (tool calls and answer live on a terminal; --follow: progress on stderr
+                                              without one; exit code 3: the turn waits for a tool approval, see approve/deny)
   mcp-host history ID [--json]
   mcp-host status ID [--json]
   mcp-host end ID
@@ -148,11 +151,13 @@ export async function runCli(argv: string[], given?: Settings, out: Out = consol
         return started.result ? printTurn(started.result, out, err) : 0;
       }
       case 'send': {
-        const [id, message] = exactly(parse({}).positionals, ['ID', 'MESSAGE']);
-        const turn = sendMessage(await client(), id ?? '', message ?? '');
+        const { values, positionals } = parse(FOLLOW_FLAGS);
+        const [id, message] = exactly(positionals, ['ID', 'MESSAGE']);
+        // On a terminal (or with --follow) the tool calls and the answer show as they happen.
+        const sent = sendLive(await client(), id ?? '', message ?? '', followChoice(values));
         // A turn waiting for a tool approval may wait for days: say so and how to go on, exit 3.
-        const outcome = await turnOrApproval(await client(), id ?? '', turn);
-        if (outcome.kind === 'answer') return printTurn(outcome.result, out, err);
+        const outcome = await turnOrApproval(await client(), id ?? '', sent.turn);
+        if (outcome.kind === 'answer') return printTurn(sent.answered() ? { ...outcome.result, text: '' } : outcome.result, out, err);
         err(waitingNotice(id ?? '', outcome.pending));
         return APPROVAL_EXIT_CODE;
       }

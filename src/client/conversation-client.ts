@@ -21,6 +21,10 @@ import {
 import { connectClient } from './connect';
 import type { ConversationOptionsInput } from './conversation-options';
 import type { ContextStrategy } from '../context/context-strategy';
+import { randomUUID } from 'node:crypto';
+import type { ConversationEvent } from './conversation-events';
+import { followConversation, type Follower, type FollowOptions } from './follow-conversation';
+import { sendFollowing } from './follow-turn';
 import { approveToolCalls, denyToolCalls, listPendingApprovals, type ApprovalAnswer, type WaitingConversation } from './approvals';
 
 /** Where conversations run and which model they default to. */
@@ -37,6 +41,12 @@ export interface StartOptions extends ConversationOptionsInput, MessageIdentity 
   id?: string;
   /** Wait for the first turn's answer (an update-with-start) instead of returning at once. */
   wait?: boolean;
+}
+
+/** How a turn is sent. */
+export interface SendOptions extends MessageIdentity {
+  /** Sees the turn's progress while it runs (tool calls, the answer as it streams): see `follow`. */
+  onProgress?: (event: ConversationEvent) => void;
 }
 
 /** Conversations of durable-mcp-host workers, by id. */
@@ -84,8 +94,21 @@ export class ConversationClient {
    * Sends a user turn and waits for its answer (an update). The turn runs once per message id: to
    * retry a send whose outcome is unknown, pass the same `messageId` (default: a new one per call).
    */
-  send(id: string, message: string, options: MessageIdentity = {}): Promise<TurnResult> {
-    return sendMessage(this.client, id, message, options);
+  send(id: string, message: string, options: SendOptions = {}): Promise<TurnResult> {
+    const { onProgress, ...identity } = options;
+    if (!onProgress) return sendMessage(this.client, id, message, identity);
+    const messageId = identity.messageId ?? randomUUID();
+    return sendFollowing(this.client, id, messageId, onProgress, () => sendMessage(this.client, id, message, { messageId }));
+  }
+
+  /**
+   * Follows a conversation from now on: `onEvent` sees each tool call start and end, each Claude
+   * call and its answer's text as Claude writes it, and each awaited turn's result, until `stop()`
+   * or the conversation's end. Nothing of it is written to the conversation's history: it reads the
+   * history as it grows and the running calls' heartbeats (README: Live progress).
+   */
+  follow(id: string, onEvent: (event: ConversationEvent) => void, options: FollowOptions = {}): Follower {
+    return followConversation(this.client, id, onEvent, options);
   }
 
   /** Sends a user turn without waiting (a signal); it runs after the turns before it. Once per `messageId`. */

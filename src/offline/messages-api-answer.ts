@@ -39,6 +39,11 @@ export interface StreamShape {
   stallAfterEvents?: number;
   /** After this many events, the connection is closed mid-stream. */
   dropAfterEvents?: number;
+  /**
+   * After this many events, wait until `until` settles, then go on (a test sees what reached its
+   * client before the rest of the answer is written). Only for answers built in code.
+   */
+  holdAfter?: { events: number; until: PromiseLike<unknown> };
 }
 
 /** Answer 200 with a full Message body built from this content (streamed as events for `stream: true`). */

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildErrorBody } from './error-body';
 import { buildMessageBody } from './message-body';
@@ -177,6 +178,10 @@ export async function startMessagesApiServer(options: MessagesApiServerOptions):
         const type = shape.errorAfter.errorType ?? 'overloaded_error';
         res.end(formatEvent(errorEvent(type, shape.errorAfter.message ?? buildErrorBody(529, type, undefined, '').error.message)));
         return;
+      }
+      if (shape.holdAfter !== undefined && i === shape.holdAfter.events) {
+        await Promise.race([Promise.resolve(shape.holdAfter.until).catch(() => undefined), closing.signal.aborted ? Promise.resolve() : once(closing.signal, 'abort')]);
+        if (gone()) return;
       }
       if (i > 0 && (shape.eventGapMs ?? 0) > 0) {
         await sleep(shape.eventGapMs, undefined, { signal: closing.signal }).catch(() => undefined);

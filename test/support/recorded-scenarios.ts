@@ -15,7 +15,12 @@ import { tsServer, weatherServer } from './repo';
 export interface RecordedTurn {
   text: string;
   expect: Partial<TurnResult>;
+  /** Decisions sent while the turn runs, in order, each once its calls wait for approval. */
+  approvals?: RecordedApproval[];
 }
+
+/** An approve or deny the recorder sends during a turn (tool approval). */
+export type RecordedApproval = { approve: string[] } | { deny: string[]; reason?: string };
 
 /** A conversation recorded into `test/histories/<name>.json`. */
 export interface RecordedScenario {
@@ -258,5 +263,40 @@ export const RECORDED_SCENARIOS: readonly RecordedScenario[] = [
     requests: 3,
     activities: ['listTools', 'callClaude'],
     continuesAsNewAfterTurn: 1,
+  },
+  {
+    // Tool approval (issue 10, patch 'tool-approval'): one reply with four calls: \`add\` (auto) runs at
+    // once, \`fail\` (deny policy) never runs, \`slow_echo\` b is approved and runs, a is denied by the
+    // user; the search attribute McpHostWaitingApproval goes true and back to false.
+    name: 'tool-approval',
+    servers: () => [tsServer('lab', 'test/fixtures/lab-server.ts', {}, { approval: 'ask', toolApproval: { add: 'auto', fail: 'deny' } })],
+    options: {},
+    startedWithProgress: true,
+    script: [
+      {
+        kind: 'message',
+        content: [
+          { type: 'tool_use', id: 'toolu_appr_a', name: 'slow_echo', input: { text: 'a', ms: 0 } },
+          { type: 'tool_use', id: 'toolu_appr_add', name: 'add', input: { a: 1, b: 2 } },
+          { type: 'tool_use', id: 'toolu_appr_fail', name: 'fail', input: { message: 'never' } },
+          { type: 'tool_use', id: 'toolu_appr_b', name: 'slow_echo', input: { text: 'b', ms: 0 } },
+        ],
+        stop_reason: 'tool_use',
+      },
+      endTurn('b ran; a was declined.'),
+    ],
+    turns: [
+      {
+        text: 'four calls',
+        approvals: [
+          { approve: ['toolu_appr_b'] },
+          { deny: ['toolu_appr_a'], reason: 'not now' },
+        ],
+        expect: { status: 'completed', text: 'b ran; a was declined.', modelCalls: 2, toolCalls: 4 },
+      },
+    ],
+    status: { state: 'ended', turnsCompleted: 1, modelCalls: 2, toolCalls: 4, toolErrors: 0, hostToolErrors: 2 },
+    requests: 2,
+    activities: ['listTools', 'callClaude', 'callTool', 'callTool', 'callClaude'],
   },
 ];

@@ -112,6 +112,26 @@ describe('recorded workflow histories', () => {
     expect(strategies).toEqual(['keep_all', 'placeholder_tool_results', 'placeholder_tool_results']);
   });
 
+  test('tool-approval: the patch marker before the first approval, the waiting search attribute set and cleared, the denied calls never scheduled', () => {
+    const { history } = readHistory('tool-approval');
+    const events = history.events ?? [];
+    const texts = (payloads: Array<{ data?: Uint8Array | null }>): string => payloads.map((p) => Buffer.from(p.data ?? new Uint8Array()).toString('utf8')).join(' ');
+    const marker = events.findIndex((e) => texts(Object.values(e.markerRecordedEventAttributes?.details ?? {}).flatMap((p) => p.payloads ?? [])).includes('"tool-approval"'));
+    const calls = events.flatMap((e) => {
+      const scheduled = e.activityTaskScheduledEventAttributes;
+      return scheduled?.activityType?.name === 'callTool' ? [JSON.parse(texts(scheduled.input?.payloads ?? [])) as { tool: string; toolUseId: string }] : [];
+    });
+    expect(calls.map((c) => c.toolUseId)).toEqual(['toolu_appr_add', 'toolu_appr_b']);
+    expect(marker).toBeGreaterThan(events.findIndex((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'callClaude'));
+    const waiting = events.flatMap((e) => {
+      const field = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.McpHostWaitingApproval;
+      return field ? [texts([field])] : [];
+    });
+    expect(waiting).toEqual(['true', 'false']);
+    const updates = events.flatMap((e) => (e.workflowExecutionUpdateAcceptedEventAttributes ? [e.workflowExecutionUpdateAcceptedEventAttributes.acceptedRequest?.input?.name] : []));
+    expect(updates).toEqual(['sendMessage', 'approveToolCalls', 'denyToolCalls']);
+  });
+
   test('continue-as-new: the recorded run starts from the previous run\'s carried state and continues as new itself', () => {
     const { history } = readHistory('continue-as-new');
     const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;

@@ -1,0 +1,184 @@
+/**
+ * Follows a conversation while it runs, from two sources, neither of which adds anything to its
+ * history:
+ * - its history, read as it grows (a long poll, `waitNewEvent`): tool and Claude calls as they are
+ *   scheduled and end, and each awaited turn's result (`src/client/history-progress.ts`);
+ * - its running activities (`DescribeWorkflowExecution`, every `pollMs`): the answer of a Claude
+ *   call as it streams, from the call's heartbeat details, and a tool call's retries
+ *   (`src/client/stream-progress.ts`).
+ * Across continue-as-new it follows the next run; it ends when the conversation closes or when
+ * stopped. What already happened when it joins is not shown, except the calls still running.
+ */
+import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ConversationEvent } from './conversation-events';
+import { HistoryProgress } from './history-progress';
+import { StreamProgress } from './stream-progress';
+
+/** How to follow. */
+export interface FollowOptions {
+  /** Stops following. */
+  signal?: AbortSignal;
+  /** How often the running calls are read, in ms (default 250). */
+  pollMs?: number;
+}
+
+/** A follower that runs until `stop()` or the conversation's end. */
+export interface Follower {
+  /** Resolves when following has ended (stopped, or the conversation closed). */
+  readonly done: Promise<void>;
+  /** Stops following; resolves once nothing of it runs any more. */
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_FOLLOW_POLL_MS = 250;
+
+const CLOSED = new Set<temporal.api.enums.v1.EventType>([
+  temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED,
+  temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED,
+  temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT,
+  temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED,
+  temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED,
+]);
+
+/**
+ * Follows conversation `workflowId`, calling `onEvent` for each thing it does from now on (a
+ * conversation that does not exist yet is waited for: a follower may start before the start).
+ */
+export function followConversation(client: Client, workflowId: string, onEvent: (event: ConversationEvent) => void, options: FollowOptions = {}): Follower {
+  const controller = new AbortController();
+  const signal = controller.signal;
+  const stopOnOuter = (): void => controller.abort();
+  if (options.signal?.aborted === true) controller.abort();
+  options.signal?.addEventListener('abort', stopOnOuter);
+  const namespace = client.options.namespace;
+  const pollMs = options.pollMs ?? DEFAULT_FOLLOW_POLL_MS;
+  const stream = new StreamProgress(client);
+  const toolNames = new Map<string, string>();
+
+  const emit = (event: ConversationEvent): void => {
+    if (signal.aborted) return;
+    if (event.type === 'tool_started') toolNames.set(event.callId, event.tool);
+    if (event.type === 'claude_finished') {
+      // What the stream had not shown yet of the answer, before its end.
+      const rest = stream.finish(event.callId, event.text);
+      if (rest) safely(onEvent, rest);
+    }
+    safely(onEvent, event);
+  };
+
+  // One signal per call: the SDK adds a listener to the signal of each call and never removes it.
+  const call = async <T>(rpc: () => Promise<T>): Promise<T> => {
+    const one = new AbortController();
+    const abort = (): void => one.abort();
+    signal.addEventListener('abort', abort);
+    try {
+      return await client.withAbortSignal(one.signal, rpc);
+    } finally {
+      signal.removeEventListener('abort', abort);
+    }
+  };
+  const describe = (): Promise<temporal.api.workflowservice.v1.DescribeWorkflowExecutionResponse> =>
+    call(() => client.workflowService.describeWorkflowExecution({ namespace, execution: { workflowId } }));
+
+  /** Retries `rpc` while it fails transiently (the conversation not started yet, a lost connection). */
+  const retrying = async <T>(rpc: () => Promise<T>): Promise<T | undefined> => {
+    for (;;) {
+      if (signal.aborted) return undefined;
+      try {
+        return await rpc();
+      } catch {
+        // Not found: not started yet; anything else (a lost connection, a deadline): try again.
+        if (signal.aborted) return undefined;
+        await sleep(pollMs, undefined, { signal }).catch(() => undefined);
+      }
+    }
+  };
+
+  const followHistory = async (): Promise<void> => {
+    const first = await retrying(describe);
+    let runId = first?.workflowExecutionInfo?.execution?.runId ?? undefined;
+    // Events up to here happened before the follower joined.
+    let joinedAfter = Number(first?.workflowExecutionInfo?.historyLength ?? 0);
+    while (runId !== undefined && !signal.aborted) {
+      const progress = new HistoryProgress(client, runId);
+      let token: Uint8Array | undefined;
+      let caughtUp = joinedAfter === 0;
+      let next: string | undefined;
+      let closed = false;
+      for (;;) {
+        const run = runId;
+        const page = await retrying(() =>
+          call(() =>
+            client.workflowService.getWorkflowExecutionHistory({
+              namespace,
+              execution: { workflowId, runId: run },
+              waitNewEvent: true,
+              skipArchival: true,
+              ...(token ? { nextPageToken: token } : {}),
+            }),
+          ),
+        );
+        if (!page) return;
+        for (const event of page.history?.events ?? []) {
+          const shown = await progress.take(event);
+          const live = Number(event.eventId ?? 0) > joinedAfter;
+          if (live && !caughtUp) {
+            caughtUp = true;
+            // Joined while calls ran: they show as started (their ends will follow).
+            progress.running().filter((started) => !shown.includes(started)).forEach(emit);
+          }
+          if (live) shown.forEach(emit);
+          next = event.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? next;
+          if (event.eventType !== null && event.eventType !== undefined && CLOSED.has(event.eventType)) closed = true;
+        }
+        if (!caughtUp && Number(page.history?.events?.at(-1)?.eventId ?? 0) >= joinedAfter) {
+          caughtUp = true;
+          progress.running().forEach(emit);
+        }
+        token = page.nextPageToken && page.nextPageToken.length > 0 ? page.nextPageToken : undefined;
+        if (!token) break;
+      }
+      if (closed && next === undefined) return;
+      runId = next;
+      joinedAfter = 0;
+    }
+  };
+
+  const followRunning = async (): Promise<void> => {
+    while (!signal.aborted) {
+      try {
+        const described = await describe();
+        const runId = described.workflowExecutionInfo?.execution?.runId ?? '';
+        const events = await stream.take(runId, described.pendingActivities ?? [], (callId) => toolNames.get(callId));
+        events.forEach(emit);
+      } catch {
+        // Not started yet, or a lost connection: the next poll tries again.
+      }
+      await sleep(pollMs, undefined, { signal }).catch(() => undefined);
+    }
+  };
+
+  const running = followRunning();
+  const done = followHistory()
+    .catch(() => undefined)
+    .finally(() => controller.abort())
+    .then(() => running)
+    .finally(() => options.signal?.removeEventListener('abort', stopOnOuter));
+  return {
+    done,
+    stop: async (): Promise<void> => {
+      controller.abort();
+      await done;
+    },
+  };
+}
+
+function safely(onEvent: (event: ConversationEvent) => void, event: ConversationEvent): void {
+  try {
+    onEvent(event);
+  } catch {
+    // A listener's failure is its own; following goes on.
+  }
+}

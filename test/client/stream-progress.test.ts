@@ -1,0 +1,60 @@
+import { defaultPayloadConverter } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
+import { streamDetails } from '../../src/activities/claude-stream-details';
+import type { ConversationEvent } from '../../src/client/conversation-events';
+import { StreamProgress } from '../../src/client/stream-progress';
+
+const client = { options: { loadedDataConverter: { payloadCodecs: [], payloadConverter: defaultPayloadConverter } } } as unknown as Client;
+
+function claudeCall(text: string, attempt = 1, window = 4096): object {
+  return {
+    activityId: '7',
+    activityType: { name: 'callClaude' },
+    attempt,
+    heartbeatDetails: { payloads: [defaultPayloadConverter.toPayload(streamDetails(text, attempt, window))] },
+  };
+}
+
+const texts = (events: ConversationEvent[]): string[] => events.flatMap((e) => (e.type === 'claude_text' ? [e.text] : []));
+
+describe('StreamProgress', () => {
+  test('each piece of the answer once, in order, and the rest from the final text', async () => {
+    const stream = new StreamProgress(client);
+    expect(texts(await stream.take('r', [claudeCall('Hello')], () => undefined))).toEqual(['Hello']);
+    expect(await stream.take('r', [claudeCall('Hello')], () => undefined)).toEqual([]);
+    expect(texts(await stream.take('r', [claudeCall('Hello, wor')], () => undefined))).toEqual([', wor']);
+    expect(stream.finish('r/7', 'Hello, world')).toEqual({ type: 'claude_text', callId: 'r/7', attempt: 1, text: 'ld' });
+    // A describe answer read before the end and handled after it shows nothing more.
+    expect(await stream.take('r', [claudeCall('Hello, world')], () => undefined)).toEqual([]);
+  });
+
+  test('a follower that fell behind the window is told how much it missed', async () => {
+    const stream = new StreamProgress(client);
+    await stream.take('r', [claudeCall('ab', 1, 4)], () => undefined);
+    const [event] = await stream.take('r', [claudeCall('abcdefghij', 1, 4)], () => undefined);
+    expect(event).toMatchObject({ type: 'claude_text', text: 'ghij', skipped: 4 });
+    // Positions still count: the rest of the final text follows.
+    expect(stream.finish('r/7', 'abcdefghijkl')).toMatchObject({ text: 'kl' });
+  });
+
+  test('a retried attempt starts over; the details of the earlier attempt are not taken for it', async () => {
+    const stream = new StreamProgress(client);
+    await stream.take('r', [claudeCall('first try')], () => undefined);
+    // Attempt 2 runs, its details not sent yet: the server still holds attempt 1's.
+    const stale = { ...claudeCall('first try'), attempt: 2 };
+    expect(await stream.take('r', [stale], () => undefined)).toEqual([]);
+    const [again] = await stream.take('r', [claudeCall('second', 2)], () => undefined);
+    expect(again).toMatchObject({ text: 'second', restart: true, attempt: 2 });
+    // A final text that does not continue what was shown is shown whole, as a restart.
+    expect(stream.finish('r/7', 'other answer')).toMatchObject({ text: 'other answer', restart: true });
+  });
+
+  test('a tool call tried again shows its attempt and last failure once', async () => {
+    const stream = new StreamProgress(client);
+    const tool = { activityId: '9', activityType: { name: 'callTool' }, attempt: 2, lastFailure: { message: 'server unreachable' } };
+    expect(await stream.take('r', [tool], () => 'get_weather')).toEqual([
+      { type: 'tool_retrying', callId: 'r/9', tool: 'get_weather', attempt: 2, lastFailure: 'server unreachable' },
+    ]);
+    expect(await stream.take('r', [tool], () => 'get_weather')).toEqual([]);
+  });
+});
