@@ -65,7 +65,7 @@ export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput)
     const beat = publisher ? () => publisher.heartbeat() : undefined;
     return withHeartbeats(classified(async () => {
       const [messages, tools, summary] = await Promise.all([
-        deps.transcripts.messages(input.transcript),
+        deps.transcripts.messages(input.transcript, input.added),
         deps.transcripts.tools(input.transcript, input.catalogDigest),
         deps.transcripts.summary(input.transcript, input.context.summaryCovers),
       ]);

@@ -2,11 +2,15 @@
  * Reads a conversation's messages from the workflow itself, so that no activity input carries the
  * conversation (history would grow quadratically). A per-worker cache keeps what it read, so each
  * Claude call fetches only the messages added since the previous one; the rolling digest proves
- * the assembled array is exactly the workflow's.
+ * the assembled array is exactly the workflow's. When the call's input carries those added
+ * messages (`ClaudeCallInput.added`: only what the previous call did not have, so the history still
+ * grows linearly) and this worker holds the rest, no query is made at all; on a miss (another
+ * worker, a restart, an evicted entry) the missing part is queried as before.
  */
 import type { Client } from '@temporalio/client';
 import { digestOf } from '../conversation/digest';
 import type { MessageParam, Tool, TranscriptRef } from '../conversation/types';
+import type { AddedMessages } from './types';
 import type { ContextSummary } from '../context/context-summary';
 import { contextSummaryQuery, messagesSliceQuery, toolsQuery } from '../workflows/definitions';
 import { HostError } from '../errors/host-error';
@@ -56,12 +60,21 @@ export class TranscriptReader {
     return { bytes: this.cachedBytesTotal, conversations: this.transcripts.size };
   }
 
-  /** messages[0, ref.messageCount) of the referenced run, verified against ref.digest. */
-  async messages(ref: TranscriptRef): Promise<MessageParam[]> {
+  /**
+   * messages[0, ref.messageCount) of the referenced run, verified against ref.digest. `added`, when
+   * the call carries it, is messages[added.from, ref.messageCount): used instead of a query where
+   * the cache reaches added.from.
+   */
+  async messages(ref: TranscriptRef, added?: AddedMessages): Promise<MessageParam[]> {
     // Keyed by workflow id, not run: a run that continued as new starts with the same messages.
     const key = ref.workflowId;
     const cached = this.transcripts.get(key);
     let current = cached && cached.messages.length <= ref.messageCount ? cached : EMPTY;
+    if (added && added.from + added.messages.length === ref.messageCount && added.from <= ref.messageCount) {
+      // Only the part before the added messages that the cache lacks is queried (nothing, on a hit).
+      current = await this.extend(ref, current, added.from);
+      current = appended(current, added.messages.slice(current.messages.length - added.from));
+    }
     current = await this.extend(ref, current);
     if (current.digest !== ref.digest) {
       // The cache may hold a message that was later extended (a user turn joining a trailing user message).
@@ -107,14 +120,16 @@ export class TranscriptReader {
     return summary;
   }
 
-  private async extend(ref: TranscriptRef, from: Cached): Promise<Cached> {
+  /** `from` extended by queries up to `upTo` messages (default: all the ref has). */
+  private async extend(ref: TranscriptRef, from: Cached, upTo: number = ref.messageCount): Promise<Cached> {
+    if (from.messages.length >= upTo) return from;
     const handle = this.client.workflow.getHandle(ref.workflowId, ref.runId);
     const messages = [...from.messages];
     let digest = from.digest;
     let bytes = from.bytes;
-    while (messages.length < ref.messageCount) {
-      const to = Math.min(ref.messageCount, messages.length + PAGE);
-      const page = await handle.query(messagesSliceQuery, messages.length, to);
+    while (messages.length < upTo) {
+      const to = Math.min(upTo, messages.length + PAGE);
+        const page = await handle.query(messagesSliceQuery, messages.length, to);
       if (page.length !== to - messages.length) {
         throw new HostError(`the workflow returned ${page.length} messages for [${messages.length}, ${to})`, 'host.transcript_short', true);
       }
@@ -126,6 +141,12 @@ export class TranscriptReader {
   }
 
   private remember(key: string, value: Cached): void {
+    if (this.transcripts.get(key) === value) {
+      // A hit: only its place in the least-recently-used order changes.
+      this.transcripts.delete(key);
+      this.transcripts.set(key, value);
+      return;
+    }
     this.forget(key);
     if (value.bytes > this.maxCachedBytes) return;
     this.transcripts.set(key, value);
@@ -143,4 +164,14 @@ export class TranscriptReader {
     this.transcripts.delete(key);
     this.cachedBytesTotal -= held.bytes;
   }
+}
+
+/** `from` with `more` appended (a new array: a cached transcript is never changed in place). */
+function appended(from: Cached, more: readonly MessageParam[]): Cached {
+  if (more.length === 0) return from;
+  return {
+    messages: [...from.messages, ...more],
+    digest: digestOf(more, from.digest),
+    bytes: from.bytes + Buffer.byteLength(JSON.stringify(more)),
+  };
 }

@@ -6,7 +6,7 @@
 import type { CacheOptions } from '../claude/cache-breakpoints';
 import type { ContextStrategy } from '../context/context-strategy';
 import type { ContextSummary } from '../context/context-summary';
-import type { ContentBlockParam, StopReason, ToolCatalog, TranscriptRef } from '../conversation/types';
+import type { ContentBlockParam, MessageParam, StopReason, ToolCatalog, TranscriptRef } from '../conversation/types';
 import type { ToolResultBlock } from '../conversation/transcript';
 import type { ReplyUsage } from '../claude/reply-usage';
 
@@ -21,6 +21,19 @@ export interface ClaudeCallInput {
   /** What of the transcript to send; with a summary, how many messages it covers (read by query). */
   context: { strategy: ContextStrategy; summaryCovers: number };
   promptCache: CacheOptions;
+  /**
+   * The messages added since the previous Claude call of this run (messages[from, transcript.messageCount)),
+   * so a worker that holds the rest in its cache needs no query. Absent in calls scheduled before it
+   * existed, for the first call after a continue-as-new, and when they are larger than
+   * ADDED_MESSAGES_MAX_CHARS (`src/workflows/run-turn.ts`): then the activity queries, as before.
+   */
+  added?: AddedMessages;
+}
+
+/** A slice of the transcript carried in a Claude call's input. */
+export interface AddedMessages {
+  from: number;
+  messages: MessageParam[];
 }
 
 /** Input of `summarizeContext`: which older messages to fold into the summary. */

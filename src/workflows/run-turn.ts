@@ -14,7 +14,7 @@ import {
 import { decideOnStopReason } from '../conversation/stop-decision';
 import { textOf, toolResultsMessage, toolUsesOf, withoutToolUses } from '../conversation/transcript';
 import type { PendingTurn, TranscriptRef, TurnResult, TurnStatus } from '../conversation/types';
-import type { ClaudeReply } from '../activities/types';
+import type { AddedMessages, ClaudeReply } from '../activities/types';
 import { catalogActivities, claudeActivities, summaryActivities } from './activity-stubs';
 import { decideCompaction, promptTokensOf } from '../context/context-guard';
 import { canEscalate, escalate } from '../context/escalate-strategy';
@@ -62,9 +62,30 @@ async function refreshSummary(state: ConversationState, force: boolean): Promise
   }
 }
 
+/**
+ * Largest `added` a Claude call carries (characters of JSON): a typical round (a reply and its
+ * tool results) fits, so the activity's worker needs no query; a larger one is left to the query,
+ * which keeps what the history records per call bounded.
+ */
+export const ADDED_MESSAGES_MAX_CHARS = 16_384;
+/** Claude calls carry the messages added since the previous one (issue 11); older histories did not. */
+const ADDED_MESSAGES_PATCH = 'claude-input-carries-added-messages';
+/** How many messages the previous Claude call of this run covered (module state is per workflow). */
+let coveredByPreviousCall: number | undefined;
+
+/** messages[from, now) for the Claude call about to be made, when patched in and small enough. */
+function addedMessages(state: ConversationState): AddedMessages | undefined {
+  const from = coveredByPreviousCall ?? 0;
+  coveredByPreviousCall = state.messages.length;
+  if (!patched(ADDED_MESSAGES_PATCH) || from > state.messages.length) return undefined;
+  const messages = state.messages.slice(from);
+  return JSON.stringify(messages).length <= ADDED_MESSAGES_MAX_CHARS ? { from, messages } : undefined;
+}
+
 async function askClaude(state: ConversationState): Promise<ClaudeReply> {
   const { model, maxTokens, system } = state.options;
   const strategy = state.contextStrategy;
+  const added = addedMessages(state);
   return claudeActivities(state.options).callClaude({
     transcript: transcriptRef(state),
     catalogDigest: state.catalog?.digest ?? '',
@@ -73,6 +94,7 @@ async function askClaude(state: ConversationState): Promise<ClaudeReply> {
     ...(system !== undefined ? { system } : {}),
     context: { strategy, summaryCovers: strategy.kind === 'summarize' ? (state.contextSummary?.coveredMessages ?? 0) : 0 },
     promptCache: state.options.promptCache ?? { enabled: true },
+    ...(added !== undefined ? { added } : {}),
   });
 }
 

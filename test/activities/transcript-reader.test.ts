@@ -68,4 +68,38 @@ describe('TranscriptReader cache', () => {
     expect(await reader.messages(at(120))).toEqual(all);
     expect(conversations.queries).toBe(3);
   });
+
+  it('makes no query when the call carries the added messages and the worker holds the rest (issue 11)', async () => {
+    const conversations = new Conversations();
+    conversations.add('carried', 12, 10);
+    const all = conversations.transcripts.get('carried')!;
+    const at = (count: number): TranscriptRef => ({ workflowId: 'carried', runId: 'carried-run', messageCount: count, digest: digestOf(all.slice(0, count)) });
+    const reader = new TranscriptReader(conversations.client());
+    expect(await reader.messages(at(1), { from: 0, messages: all.slice(0, 1) })).toEqual(all.slice(0, 1));
+    for (let count = 3; count <= 11; count += 2) {
+      expect(await reader.messages(at(count), { from: count - 2, messages: all.slice(count - 2, count) })).toEqual(all.slice(0, count));
+    }
+    expect(conversations.queries).toBe(0);
+  });
+
+  it('queries only the part before the added messages on a cache miss', async () => {
+    const conversations = new Conversations();
+    conversations.add('cold', 100, 10);
+    const all = conversations.transcripts.get('cold')!;
+    const reader = new TranscriptReader(conversations.client());
+    const ref: TranscriptRef = { workflowId: 'cold', runId: 'cold-run', messageCount: 100, digest: digestOf(all) };
+    expect(await reader.messages(ref, { from: 98, messages: all.slice(98) })).toEqual(all);
+    expect(conversations.queries).toBe(2); // [0, 50) and [50, 98)
+  });
+
+  it('falls back to the workflow\'s messages when the carried ones do not match the digest', async () => {
+    const conversations = new Conversations();
+    conversations.add('odd', 4, 10);
+    const all = conversations.transcripts.get('odd')!;
+    const reader = new TranscriptReader(conversations.client());
+    const ref: TranscriptRef = { workflowId: 'odd', runId: 'odd-run', messageCount: 4, digest: digestOf(all) };
+    await reader.messages({ ...ref, messageCount: 2, digest: digestOf(all.slice(0, 2)) });
+    const wrong: MessageParam[] = [{ role: 'user', content: 'not what the workflow holds' }, all[3]!];
+    expect(await reader.messages(ref, { from: 2, messages: wrong })).toEqual(all);
+  });
 });

@@ -299,4 +299,20 @@ export const RECORDED_SCENARIOS: readonly RecordedScenario[] = [
     requests: 2,
     activities: ['listTools', 'callClaude', 'callTool', 'callTool', 'callClaude'],
   },
+  {
+    // Claude calls carry the messages added since the previous call (issue 11, patch
+    // 'claude-input-carries-added-messages'): two turns, the second with a tool call, so the inputs
+    // carry [user], then [assistant, user] … each from where the previous call left off.
+    name: 'claude-added-messages',
+    servers: () => [weatherServer()],
+    options: {},
+    script: [endTurn('你好。'), weatherToolUse('toolu_added_01', '北京'), endTurn('北京今天晴。')],
+    turns: [
+      { text: '你好', expect: { status: 'completed', text: '你好。', modelCalls: 1, toolCalls: 0 } },
+      { text: '北京今天天气怎么样？', expect: { status: 'completed', text: '北京今天晴。', modelCalls: 2, toolCalls: 1 } },
+    ],
+    status: { state: 'ended', turnsCompleted: 2, modelCalls: 3, toolCalls: 1 },
+    requests: 3,
+    activities: ['listTools', 'callClaude', 'listTools', 'callClaude', 'callTool', 'callClaude'],
+  },
 ];

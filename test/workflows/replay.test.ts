@@ -10,6 +10,7 @@ import { bundleWorkflowCode, Worker, type WorkflowBundleOption } from '@temporal
 import { DeterminismViolationError } from '@temporalio/workflow';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { ClaudeCallInput } from '../../src/activities/types';
 import { dataConverter } from '../../src/temporal/data-converter';
 import { historyFromJson } from '../support/history-json';
 import { RECORDED_SCENARIOS, recordedWorkflowId } from '../support/recorded-scenarios';
@@ -130,6 +131,29 @@ describe('recorded workflow histories', () => {
     expect(waiting).toEqual(['true', 'false']);
     const updates = events.flatMap((e) => (e.workflowExecutionUpdateAcceptedEventAttributes ? [e.workflowExecutionUpdateAcceptedEventAttributes.acceptedRequest?.input?.name] : []));
     expect(updates).toEqual(['sendMessage', 'approveToolCalls', 'denyToolCalls']);
+  });
+
+  test('claude-added-messages: each Claude call carries the messages added since the previous one, behind its patch marker', () => {
+    const { history } = readHistory('claude-added-messages');
+    const events = history.events ?? [];
+    const inputs = events.flatMap((e) => {
+      const scheduled = e.activityTaskScheduledEventAttributes;
+      if (scheduled?.activityType?.name !== 'callClaude') return [];
+      const payload = scheduled.input?.payloads?.[0];
+      return [JSON.parse(Buffer.from(payload?.data ?? new Uint8Array()).toString('utf8')) as ClaudeCallInput];
+    });
+    expect(inputs.map((input) => [input.added?.from, input.added?.messages.length, input.transcript.messageCount])).toEqual([
+      [0, 1, 1],
+      [1, 2, 3],
+      [3, 2, 5],
+    ]);
+    const marker = events.findIndex((e) =>
+      Object.values(e.markerRecordedEventAttributes?.details ?? {})
+        .flatMap((payloads) => payloads.payloads ?? [])
+        .some((payload) => Buffer.from(payload.data ?? new Uint8Array()).toString('utf8').includes('"claude-input-carries-added-messages"')));
+    const firstCall = events.findIndex((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'callClaude');
+    expect(marker).toBeGreaterThanOrEqual(0);
+    expect(marker).toBeLessThan(firstCall);
   });
 
   test('continue-as-new: the recorded run starts from the previous run\'s carried state and continues as new itself', () => {
