@@ -16,9 +16,14 @@ export function workflowsPath(): string {
   return require.resolve('../workflows');
 }
 
-/** The prebuilt bundle next to this compiled code, if the build wrote one. */
+/**
+ * The prebuilt bundle in dist/, if the build wrote one: compiled, this module is
+ * dist/worker/workflow-bundle.js; bundled into `npm start`'s entry point (src/worker/entry-bundles.ts),
+ * `__dirname` is dist/ itself.
+ */
 export function prebuiltWorkflowBundlePath(): string | undefined {
-  const file = path.resolve(__dirname, '..', WORKFLOW_BUNDLE_FILE);
+  const dist = fs.existsSync(path.join(__dirname, 'workflows')) ? __dirname : path.resolve(__dirname, '..');
+  const file = path.join(dist, WORKFLOW_BUNDLE_FILE);
   return fs.existsSync(file) ? file : undefined;
 }
 
