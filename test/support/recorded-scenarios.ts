@@ -265,8 +265,8 @@ export const RECORDED_SCENARIOS: readonly RecordedScenario[] = [
     continuesAsNewAfterTurn: 1,
   },
   {
-    // Tool approval (issue 10, patch 'tool-approval'): one reply with four calls: \`add\` (auto) runs at
-    // once, \`fail\` (deny policy) never runs, \`slow_echo\` b is approved and runs, a is denied by the
+    // Tool approval (issue 10, patch 'tool-approval'): one reply with four calls: `add` (auto) runs at
+    // once, `fail` (deny policy) never runs, `slow_echo` b is approved and runs, a is denied by the
     // user; the search attribute McpHostWaitingApproval goes true and back to false.
     name: 'tool-approval',
     servers: () => [tsServer('lab', 'test/fixtures/lab-server.ts', {}, { approval: 'ask', toolApproval: { add: 'auto', fail: 'deny' } })],
