@@ -111,6 +111,10 @@ describe('mcp-host chat on a pseudo-terminal', () => {
     await waitFor((text) => text.includes('you> '), 'the prompt');
     tmux('send-keys', '-t', 'chat', 'what is the forecast, slowly?', 'Enter');
 
+    // The tool call shows as it starts, while it runs (two seconds), before its end.
+    const running = await waitFor((text) => text.includes('→ progress'), 'the tool call starting');
+    expect(running).not.toContain('✓ progress');
+
     // While the fake holds the answer's last two thirds back:
     const during = await waitFor((text) => text.includes(ANSWER_LINES[0]!), 'the first line of the answer, streamed');
     expect(during).toMatch(/→ progress \{"steps":4,"ms":500\} · lab/);
