@@ -231,4 +231,19 @@ describe('payload encryption with real worker and CLI processes', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/^mcp-host: no conversation with id "no-such-[^"]+"\n$/);
   }, 120_000);
+  test.failing('a failure\'s message and stack are encrypted too (an API error quoting the conversation)', async () => {
+    const quoted = `failure-plaintext-${mark}`;
+    fake.enqueue({ kind: 'error', status: 400, errorType: 'invalid_request_error', message: `messages.0.content: cannot take "${quoted}"` });
+    const id = `encrypted-${randomUUID()}`;
+    const started = await cli(['start', '--id', id, '--wait', 'hello']);
+    // The turn failed, and the client with the key reads why.
+    expect(started.code).toBe(1);
+    expect(started.stderr).toContain(quoted);
+    const temporalCli = findTemporalCli();
+    if (!temporalCli) throw new Error('no Temporal CLI (npm run setup)');
+    const show = await runCommand(temporalCli.path, ['workflow', 'show', '--workflow-id', id, '--address', temporalAddress(), '--namespace', 'default', '--output', 'json'], { timeoutMs: 60_000 });
+    expect(show.code).toBe(0);
+    expect(show.stdout).toContain('EVENT_TYPE_ACTIVITY_TASK_FAILED');
+    expect(readableWithoutKey(show.stdout)).not.toContain(quoted);
+  }, 120_000);
 });
