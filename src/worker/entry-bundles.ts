@@ -24,7 +24,6 @@ export async function bundleEntryPoints(dist: string): Promise<Record<string, nu
   const sizes: Record<string, number> = {};
   for (const entry of ENTRY_POINTS) {
     const file = path.join(dist, entry);
-    // Written beside, under the same name, so the bundle's sourceMappingURL names its final map.
     const bundled = path.join(dist, '.bundling', entry);
     const result = await esbuild.build({
       entryPoints: [file],
@@ -34,8 +33,9 @@ export async function bundleEntryPoints(dist: string): Promise<Record<string, nu
       target: 'node20',
       format: 'cjs',
       external: ['@temporalio/*'],
-      // tsc's source maps are followed, so stack traces still name src/ files and lines.
-      sourcemap: 'linked',
+      // Not minified: a stack trace names the functions and readable lines of the bundle. No source
+      // map (about 10 MB per program, in the package too; Node reads none without --enable-source-maps).
+      sourcemap: false,
       logLevel: 'silent',
       // `require.resolve('../workflows')` (workflow-bundle.ts) is only reached when no prebuilt
       // bundle exists, never beside a build: not worth a warning on every build.
@@ -43,7 +43,8 @@ export async function bundleEntryPoints(dist: string): Promise<Record<string, nu
     });
     if (result.errors.length > 0) throw new Error(`bundling ${entry}: ${result.errors.map((e) => e.text).join('; ')}`);
     fs.renameSync(bundled, file);
-    fs.renameSync(`${bundled}.map`, `${file}.map`);
+    // tsc's map was of the file replaced.
+    fs.rmSync(`${file}.map`, { force: true });
     sizes[entry] = fs.statSync(file).size;
   }
   fs.rmSync(path.join(dist, '.bundling'), { recursive: true, force: true });
