@@ -122,8 +122,8 @@ export function followConversation(client: Client, workflowId: string, onEvent: 
         );
         if (!page) return;
         for (const event of page.history?.events ?? []) {
-          const shown = await progress.take(event);
           const live = Number(event.eventId ?? 0) > joinedAfter;
+          const shown = await progress.take(event, live);
           if (live && !caughtUp) {
             caughtUp = true;
             // Joined while calls ran: they show as started (their ends will follow).

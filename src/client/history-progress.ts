@@ -64,8 +64,11 @@ export class HistoryProgress {
     return [...this.scheduled.values()].flatMap((call) => (call.started ? [call.started] : []));
   }
 
-  /** What `event` shows, in order (possibly nothing). */
-  async take(event: HistoryEvent): Promise<ConversationEvent[]> {
+  /**
+   * What `event` shows, in order (possibly nothing). With `live` false (the history before the
+   * follower joined) only the state is kept: no result is read.
+   */
+  async take(event: HistoryEvent, live = true): Promise<ConversationEvent[]> {
     const id = String(event.eventId ?? '');
     const scheduled = event.activityTaskScheduledEventAttributes;
     if (scheduled) return this.onScheduled(id, event, scheduled);
@@ -79,7 +82,7 @@ export class HistoryProgress {
       const call = this.scheduled.get(key);
       if (!call) return [];
       this.scheduled.delete(key);
-      return this.onEnded(event, call);
+      return live ? this.onEnded(event, call) : [];
     }
     const accepted = event.workflowExecutionUpdateAcceptedEventAttributes;
     if (accepted) {
@@ -92,6 +95,7 @@ export class HistoryProgress {
       const messageId = completed.meta?.updateId ?? '';
       if (this.updates.get(messageId) !== sendMessageUpdate.name) return [];
       this.updates.delete(messageId);
+      if (!live) return [];
       if (completed.outcome?.failure) {
         return [{ type: 'turn_finished', messageId, error: (await failureMessage(this.client, completed.outcome.failure)) ?? 'failed' }];
       }
