@@ -6,6 +6,7 @@ import type { TurnResult } from '../conversation/types';
 import { endConversation, history, newConversationId, sendMessage, startConversation, status } from './commands';
 import type { ConversationOptionsInput } from './conversation-options';
 import { LiveTurn } from './live-turn';
+import { answerWithApprovals } from './approval-prompt';
 import { renderHistory } from './render-history';
 import { renderStatus } from './render-status';
 
@@ -77,7 +78,9 @@ export async function runChat(
             : sendMessage(client, current, line, { messageId });
         // Live, the new conversation's id comes first: the answer streams after it.
         if (live && newId !== undefined) console.log(`(conversation ${newId})`);
-        const { result, answered } = live ? await live.run(current, messageId, turn) : { result: await turn(), answered: false };
+        // A tool call that waits for approval is asked about inline (src/client/approval-prompt.ts).
+        const asking = (): Promise<TurnResult | undefined> => answerWithApprovals(client, rl, current, turn());
+        const { result, answered } = live ? await live.run(current, messageId, asking) : { result: await asking(), answered: false };
         if (result) {
           if (!answered) console.log(`claude> ${result.text}`);
           if (result.status !== 'completed') console.log(`[turn ended: ${result.status}${result.error ? ` — ${result.error}` : ''}]`);

@@ -13,6 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import { startFakeMessagesApi, type FakeMessagesApi, type ScriptStep } from '../../src/testing';
 import { ConversationClient } from '../../src/client/conversation-client';
 import { dataConverter } from '../../src/temporal/data-converter';
@@ -261,5 +262,42 @@ describe('tool approval (mcp.json approval: ask | deny)', () => {
     });
     expect(lines(labLog).filter((l) => l.endsWith(' x'))).toEqual([]);
     await waitFor('the search attribute to clear', async () => (await client.workflow.getHandle(id).describe()).typedSearchAttributes.get(WAITING_APPROVAL_ATTRIBUTE) === false);
+  }, 120_000);
+
+  test('chat asks inline: y approves one call, "n REASON" denies the other', async () => {
+    fake.enqueue(
+      toolUses(toolUse('toolu_chat1', 'lab__slow_echo', { text: 'chat1', ms: 0 }), toolUse('toolu_chat2', 'lab__slow_echo', { text: 'chat2', ms: 0 })),
+      endTurn('chat1 ran, chat2 was declined.'),
+    );
+    const id = `approval-chat-${randomUUID()}`;
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/mcp-host.js'), 'chat', '--id', id], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TEMPORAL_ADDRESS: temporalAddress(), MCP_HOST_TASK_QUEUE: taskQueue },
+    });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stdout += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      await waitFor('the chat prompt', () => stdout.includes('type a message'));
+      child.stdin.write('echo two things\n');
+      await waitFor('the first question', () => stdout.includes('approve slow_echo {"text":"chat1","ms":0} · lab? [y/N/a(ll)] '));
+      expect(lines(labLog).filter((l) => l.includes('chat'))).toEqual([]);
+      child.stdin.write('y\n');
+      await waitFor('the second question', () => stdout.includes('approve slow_echo {"text":"chat2","ms":0} · lab? [y/N/a(ll)] '));
+      expect(stdout).toContain('approved toolu_chat1 (lab__slow_echo); 1 still waiting');
+      child.stdin.write('n not this one\n');
+      await waitFor('the answer', () => stdout.includes('claude> chat1 ran, chat2 was declined.'), 60_000);
+      expect(stdout).toContain('denied toolu_chat2 (lab__slow_echo)');
+      child.stdin.write('/quit\n');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill();
+    }
+    expect(lines(labLog).filter((l) => l.includes('chat'))).toEqual(['start chat1', 'end chat1']);
+    expect(lastToolResults(fake.requests.at(-1)?.body)).toEqual([
+      { type: 'tool_result', tool_use_id: 'toolu_chat1', content: 'echo: chat1' },
+      { type: 'tool_result', tool_use_id: 'toolu_chat2', is_error: true, content: '[host] Not run: the user declined the call of tool "lab__slow_echo". Their reason: not this one' },
+    ]);
   }, 120_000);
 });
