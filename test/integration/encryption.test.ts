@@ -231,7 +231,7 @@ describe('payload encryption with real worker and CLI processes', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/^mcp-host: no conversation with id "no-such-[^"]+"\n$/);
   }, 120_000);
-  test.failing('a failure\'s message and stack are encrypted too (an API error quoting the conversation)', async () => {
+  test('a failure\'s message and stack are encrypted too (an API error quoting the conversation)', async () => {
     const quoted = `failure-plaintext-${mark}`;
     fake.enqueue({ kind: 'error', status: 400, errorType: 'invalid_request_error', message: `messages.0.content: cannot take "${quoted}"` });
     const id = `encrypted-${randomUUID()}`;
