@@ -188,6 +188,26 @@ describe('payload encryption with real worker and CLI processes', () => {
     for (const text of [USER_MESSAGE, TOOL_ARGUMENT, ANSWER, TOOL_RESULT]) expect(plain).toContain(JSON.stringify(text).slice(1, -1));
     expect(plain).toContain(`slow_echo {\\"text\\":\\"${TOOL_ARGUMENT}`); // the activity summary, as the Web UI will show it
 
+    // The temporal CLI decodes through it too (no Origin header: not a browser).
+    const decodedShow = await runCommand(
+      temporalCli.path,
+      ['workflow', 'show', '--workflow-id', id, '--address', temporalAddress(), '--namespace', 'default', '--output', 'json', '--codec-endpoint', url],
+      { timeoutMs: 60_000 },
+    );
+    expect(decodedShow.code).toBe(0);
+    // It prints the decoded payloads (json/plain) still in base64: nothing is left encrypted, the plaintext is there.
+    expect(decodedShow.stdout).not.toContain(b64('binary/encrypted'));
+    expect(readableWithoutKey(decodedShow.stdout)).toContain(TOOL_ARGUMENT);
+    expect(readableWithoutKey(decodedShow.stdout)).toContain(`answer-plaintext-${mark}`);
+
+    // mcp-host list reads the memo (encrypted) through the key.
+    let listed = '';
+    for (let attempt = 0; attempt < 40 && !listed.includes(`answer-plaintext-${mark}`); attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 250));
+      listed = (await cli(['list', '--json'])).stdout;
+    }
+    expect(listed).toContain(`answer-plaintext-${mark}`);
+
     // mcp-host tools ID: the conversation's own catalogue, read through the key.
     const tools = await cli(['tools', id]);
     expect(tools.code).toBe(0);
