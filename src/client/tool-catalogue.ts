@@ -17,6 +17,8 @@ export interface CatalogueRow {
   /** The tool's own name on its MCP server. */
   mcpName: string;
   description: string;
+  /** Tool approval from mcp.json, when not `auto`: `ask` waits for the user, `deny` never runs. */
+  approval?: 'ask' | 'deny';
 }
 
 /**
@@ -41,6 +43,7 @@ export async function toolCatalogue(
       server: route.server,
       mcpName: route.name,
       description: descriptions.get(claudeName) ?? '',
+      ...(route.approval !== undefined ? { approval: route.approval } : {}),
     }));
   } finally {
     await connections.closeAll();
@@ -64,11 +67,17 @@ export async function conversationToolCatalogue(client: Client, id: string): Pro
   return answer.tools.map((tool) => {
     const route = routeOf.get(tool.name);
     // Answered by a worker older than the routes: the server is not known.
-    return { claudeName: tool.name, server: route?.server ?? '?', mcpName: route?.name ?? tool.name, description: tool.description ?? '' };
+    return {
+      claudeName: tool.name,
+      server: route?.server ?? '?',
+      mcpName: route?.name ?? tool.name,
+      description: tool.description ?? '',
+      ...(route?.approval !== undefined ? { approval: route.approval } : {}),
+    };
   });
 }
 
-/** The catalogue as a table: Claude name, server, MCP name. */
+/** The catalogue as a table: Claude name, server, MCP name (with `(approval: ask)` or `(approval: deny)` after it when not auto). */
 export function renderCatalogue(rows: readonly CatalogueRow[]): string {
   if (rows.length === 0) return '(no tools)';
   const widths = [
@@ -76,5 +85,5 @@ export function renderCatalogue(rows: readonly CatalogueRow[]): string {
     Math.max('SERVER'.length, ...rows.map((r) => r.server.length)),
   ] as const;
   const line = (a: string, b: string, c: string): string => `${a.padEnd(widths[0])}  ${b.padEnd(widths[1])}  ${c}`;
-  return [line('CLAUDE NAME', 'SERVER', 'MCP NAME'), ...rows.map((r) => line(r.claudeName, r.server, r.mcpName))].join('\n');
+  return [line('CLAUDE NAME', 'SERVER', 'MCP NAME'), ...rows.map((r) => line(r.claudeName, r.server, r.approval !== undefined ? `${r.mcpName}  (approval: ${r.approval})` : r.mcpName))].join('\n');
 }

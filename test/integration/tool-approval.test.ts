@@ -81,7 +81,8 @@ describe('tool approval (mcp.json approval: ask | deny)', () => {
     workers.push(spawned);
     return spawned;
   };
-  const cli = (...args: string[]): Promise<CliRun> => runCliProcess(args, { TEMPORAL_ADDRESS: temporalAddress(), MCP_HOST_TASK_QUEUE: taskQueue });
+  const cli = (...args: string[]): Promise<CliRun> =>
+    runCliProcess(args, { TEMPORAL_ADDRESS: temporalAddress(), MCP_HOST_TASK_QUEUE: taskQueue, MCP_CONFIG: mcpConfigPath });
   const statusOf = (id: string): Promise<ConversationStatus> => client.workflow.getHandle(id).query(statusQuery);
   const waitingIds = async (id: string): Promise<string[]> => (await statusOf(id)).pendingApprovals.map((p) => p.toolUseId);
 
@@ -300,4 +301,15 @@ describe('tool approval (mcp.json approval: ask | deny)', () => {
       { type: 'tool_result', tool_use_id: 'toolu_chat2', is_error: true, content: '[host] Not run: the user declined the call of tool "lab__slow_echo". Their reason: not this one' },
     ]);
   }, 120_000);
+
+  test('mcp-host tools shows each tool\'s mode from mcp.json (table and JSON)', async () => {
+    const run = await cli('tools');
+    expect(run.code).toBe(0);
+    const row = (name: string): string | undefined => run.stdout.split('\n').find((l) => l.startsWith(`${name} `));
+    expect(row('lab__slow_echo')).toMatch(/^lab__slow_echo\s+lab\s+slow_echo {2}\(approval: ask\)$/);
+    expect(row('lab__add')).toMatch(/^lab__add\s+lab\s+add$/);
+    expect(row('vault__add')).toMatch(/^vault__add\s+vault\s+add {2}\(approval: deny\)$/);
+    const json = JSON.parse((await cli('tools', '--json')).stdout) as Array<{ claudeName: string; approval?: string }>;
+    expect(Object.fromEntries(json.filter((r) => r.claudeName.endsWith('add')).map((r) => [r.claudeName, r.approval ?? 'auto']))).toEqual({ lab__add: 'auto', vault__add: 'deny' });
+  }, 60_000);
 });
