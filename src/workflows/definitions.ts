@@ -5,10 +5,10 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ContextStrategy } from '../context/context-strategy';
 import type { ContextSummary } from '../context/context-summary';
+import type { ConversationStatus, MessageParam, Tool, ToolRouteEntry, TurnResult } from '../conversation/types';
 import type { ApprovalRequest, PendingApproval } from '../approval/pending-approvals';
 
 export type { ApprovalRequest, PendingApproval } from '../approval/pending-approvals';
-import type { ConversationStatus, MessageParam, Tool, ToolRouteEntry, TurnResult } from '../conversation/types';
 
 /** What a sender may add to a user turn sent by signal. */
 export interface UserMessageMeta {
