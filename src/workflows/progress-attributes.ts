@@ -8,7 +8,7 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { SearchAttributeKey } from '@temporalio/common/lib/search-attributes';
 
-/** `idle`, `running` or `ended` (later also `waiting_approval`). */
+/** `idle`, `running` or `ended` (a turn waiting for a tool approval is `running`, with {@link WAITING_APPROVAL_ATTRIBUTE} true). */
 export const STATE_ATTRIBUTE = defineSearchAttributeKey('McpHostState', SearchAttributeType.KEYWORD);
 /** Turns completed. */
 export const TURNS_ATTRIBUTE = defineSearchAttributeKey('McpHostTurns', SearchAttributeType.INT);
@@ -16,7 +16,7 @@ export const TURNS_ATTRIBUTE = defineSearchAttributeKey('McpHostTurns', SearchAt
 export const TOOL_CALLS_ATTRIBUTE = defineSearchAttributeKey('McpHostToolCalls', SearchAttributeType.INT);
 /** Tokens used: input, output, cache writes and reads together. */
 export const TOKENS_ATTRIBUTE = defineSearchAttributeKey('McpHostTokens', SearchAttributeType.INT);
-/** A tool call waits for the user's approval (registered now, set by the approval flow). */
+/** A tool call of the running turn waits for the user's approval (src/workflows/tool-approval.ts upserts it when that flips). */
 export const WAITING_APPROVAL_ATTRIBUTE = defineSearchAttributeKey('McpHostWaitingApproval', SearchAttributeType.BOOL);
 
 /** Every attribute, in the order they are registered and documented. */
