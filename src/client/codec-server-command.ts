@@ -5,7 +5,9 @@
  */
 import { DEFAULTS } from '../config/settings';
 import { startCodecServer, DEFAULT_CODEC_SERVER_PORT, type CodecServer } from '../temporal/codec-server';
+import { CompressionCodec } from '../temporal/compression-codec';
 import { dataConverter } from '../temporal/data-converter';
+import { EncryptionCodec } from '../temporal/encryption-codec';
 import { describeKeyring, ENCRYPTION_ENV } from '../temporal/encryption-keys';
 import { environmentKeyring } from '../temporal/environment-encryption';
 
@@ -50,7 +52,8 @@ export async function runCodecServer(options: CodecServerCommandOptions): Promis
   }
   const origins = (options.webUiOrigins !== undefined && options.webUiOrigins.length > 0 ? options.webUiOrigins : defaultWebUiOrigins(env)).map(checkOrigin);
   const server: CodecServer = await startCodecServer({
-    codecs: dataConverter.payloadCodecs ?? [],
+    // The data converter's codecs, with the keyring checked above (the same order: gzip, then encryption).
+    codecs: [new CompressionCodec(), new EncryptionCodec(keyring)],
     ...(dataConverter.externalStorage ? { externalStorage: dataConverter.externalStorage } : {}),
     allowedOrigins: origins,
     host: options.host ?? '127.0.0.1',
