@@ -312,4 +312,20 @@ describe('tool approval (mcp.json approval: ask | deny)', () => {
     const json = JSON.parse((await cli('tools', '--json')).stdout) as Array<{ claudeName: string; approval?: string }>;
     expect(Object.fromEntries(json.filter((r) => r.claudeName.endsWith('add')).map((r) => [r.claudeName, r.approval ?? 'auto']))).toEqual({ lab__add: 'auto', vault__add: 'deny' });
   }, 60_000);
+
+  test('approve without ids approves every waiting call together', async () => {
+    fake.enqueue(
+      toolUses(toolUse('toolu_p', 'lab__slow_echo', { text: 'p', ms: 0 }), toolUse('toolu_q', 'lab__slow_echo', { text: 'q', ms: 0 })),
+      endTurn('p and q ran.'),
+    );
+    const id = `approval-all-${randomUUID()}`;
+    await conversations.start('two at once', { id });
+    await waitFor('both calls to wait', async () => (await waitingIds(id)).length === 2);
+    expect(await cli('approve', id)).toMatchObject({ code: 0, stdout: 'approved toolu_p (lab__slow_echo), toolu_q (lab__slow_echo)\n' });
+    await waitFor('the turn to complete', async () => (await statusOf(id)).turnsCompleted === 1);
+    expect(lastToolResults(fake.requests.at(-1)?.body)).toEqual([
+      { type: 'tool_result', tool_use_id: 'toolu_p', content: 'echo: p' },
+      { type: 'tool_result', tool_use_id: 'toolu_q', content: 'echo: q' },
+    ]);
+  }, 60_000);
 });
