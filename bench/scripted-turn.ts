@@ -13,7 +13,7 @@ const STATIONS = ['KSEA', 'KPDX', 'KSFO', 'KLAX', 'KDEN', 'KORD', 'KJFK', 'KBOS'
 export interface TurnProbe {
   /** Requests whose `messages` did not have the expected length (should stay empty). */
   problems: string[];
-  /** Size of the last request's JSON body: equal across designs when they send the same conversation. */
+  /** Size of the last request's JSON body without `stream`: equal across designs when they send the same conversation. */
   lastRequestBytes: number;
   /** Characters of the first tool result the model received. */
   toolResultChars: number;
@@ -50,7 +50,10 @@ export function scriptedTurn(calls: number): ScriptedTurn {
       if (k === 2) probe.toolResultChars = firstToolResultChars(messages);
       if (k >= calls) {
         if (k > calls) probe.problems.push(`call ${k}: more calls than the ${calls} scripted`);
-        probe.lastRequestBytes = Buffer.byteLength(JSON.stringify(req.body), 'utf8');
+        // Without `stream`: the host streams its calls (`"stream": true`), the naive design does not.
+        const body = { ...(req.body as Record<string, unknown>) };
+        delete body.stream;
+        probe.lastRequestBytes = Buffer.byteLength(JSON.stringify(body), 'utf8');
         return {
           kind: 'message',
           stop_reason: 'end_turn',

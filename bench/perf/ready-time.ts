@@ -29,6 +29,8 @@ export async function measureReady(connection: ConnectionLike, args: string[], e
   });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // Registered at once: a worker that fails at start may be gone before the poll loop looks again.
+  const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`worker exited (${child.exitCode}):\n${stderr}`);
@@ -37,8 +39,7 @@ export async function measureReady(connection: ConnectionLike, args: string[], e
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   } finally {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    if (child.exitCode === null) child.kill('SIGTERM');
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
   }
 }

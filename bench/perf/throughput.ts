@@ -32,6 +32,8 @@ export interface BatchResult {
 
 export interface LevelResult {
   concurrency: number;
+  /** Batches per design. */
+  repeat: number;
   batches: BatchResult[];
   /** Per kind: the worker's peak resident memory over the level's batches (a fresh worker per level). */
   memory: Map<Kind, { peak: number }>;
@@ -73,17 +75,22 @@ async function batch(env: PerfEnv, kind: Kind, worker: WorkerProcess, taskQueue:
   };
 }
 
-export async function runThroughput(env: PerfEnv, options: { levels: number[]; repeat: number; nextTag: () => number }): Promise<LevelResult[]> {
+/** Beyond this many conversations at once the "before" tree is left out (a shorter run). */
+const BEFORE_MAX_CONCURRENCY = 50;
+
+/** `levels`: concurrency → batches per design (the designs alternate batch by batch). */
+export async function runThroughput(env: PerfEnv, options: { levels: ReadonlyArray<readonly [number, number]>; nextTag: () => number }): Promise<LevelResult[]> {
   const results: LevelResult[] = [];
   const { address } = env.servers.eager;
-  for (const concurrency of options.levels) {
+  for (const [concurrency, repeat] of options.levels) {
     const queues: Record<Kind, string> = { floor: `perf-tp-floor-${randomUUID()}`, host: `perf-tp-host-${randomUUID()}`, before: `perf-tp-before-${randomUUID()}` };
-    const kinds: Kind[] = env.before ? ['floor', 'host', 'before'] : ['floor', 'host'];
+    const withBefore = env.before !== undefined && concurrency <= BEFORE_MAX_CONCURRENCY;
+    const kinds: Kind[] = withBefore ? ['floor', 'host', 'before'] : ['floor', 'host'];
     const workers = new Map<Kind, WorkerProcess>();
     try {
       workers.set('floor', await startWorker({ kind: 'floor', address, taskQueue: queues.floor, bundlePath: env.floorBundle }));
       workers.set('host', await startWorker({ kind: 'host', address, taskQueue: queues.host, bundlePath: env.hostBundle, claudeUrl: env.model.url, ...(env.hostRoot ? { srcRoot: env.hostRoot } : {}), toolMs: TOOL_MS }));
-      if (env.before) {
+      if (env.before && withBefore) {
         workers.set('before', await startWorker({
           kind: 'host', address, taskQueue: queues.before, bundlePath: env.before.bundle, claudeUrl: env.model.url, toolMs: TOOL_MS, srcRoot: env.before.root,
         }));
@@ -96,7 +103,7 @@ export async function runThroughput(env: PerfEnv, options: { levels: number[]; r
         await batch(env, kind, worker, queues[kind], 2, options.nextTag);
       }
       const batches: BatchResult[] = [];
-      for (let r = 0; r < options.repeat; r++) {
+      for (let r = 0; r < repeat; r++) {
         // A rotating order: each kind goes first in turn.
         for (const kind of kinds.map((_, i) => kinds[(i + r) % kinds.length] as Kind)) {
           const worker = workers.get(kind);
@@ -104,13 +111,13 @@ export async function runThroughput(env: PerfEnv, options: { levels: number[]; r
           const result = await batch(env, kind, worker, queues[kind], concurrency, options.nextTag);
           batches.push(result);
           process.stderr.write(
-            `  throughput ×${concurrency} ${r + 1}/${options.repeat} ${kind.padEnd(5)} ${(result.wallMs / 1000).toFixed(1)} s, ` +
+            `  throughput ×${concurrency} ${r + 1}/${repeat} ${kind.padEnd(5)} ${(result.wallMs / 1000).toFixed(1)} s, ` +
               `p50 ${(result.p50 / 1000).toFixed(2)} s, p95 ${(result.p95 / 1000).toFixed(2)} s, cpu ${result.cpuSeconds.toFixed(1)} s\n`,
           );
         }
       }
       for (const [kind, worker] of workers) memory.set(kind, { peak: worker.memory().peak });
-      results.push({ concurrency, batches, memory });
+      results.push({ concurrency, repeat, batches, memory });
     } finally {
       await Promise.all([...workers.values()].map((w) => w.stop()));
     }
@@ -127,11 +134,13 @@ function perConversation(mem: { peak: number } | undefined, single: { peak: numb
 }
 
 /** The section's Markdown. */
-export function throughputReport(levels: readonly LevelResult[], repeat: number, beforeLabel?: string): string[] {
+export function throughputReport(levels: readonly LevelResult[], beforeLabel?: string): string[] {
   const lines = [
     `Each conversation: one turn of ${MODEL_CALLS} model calls (${MODEL_MS} ms each) and ${MODEL_CALLS - 1} tool calls (${TOOL_MS} ms each), ideally ${IDEAL_TURN_MS} ms, ` +
-      `then ended; all C started at once, on one worker; eager dispatch on (server and SDK). Medians of ${repeat} batches per cell; ` +
-      'turn latency = start of the turn (update-with-start) to its answer, over the ideal.',
+      'then ended; all C started at once, on one worker; eager dispatch on (server and SDK). Each cell is the median over its batches ' +
+      `(${levels.map((l) => `C = ${l.concurrency}: ${l.repeat}`).join(', ')}; p50 and p95 are taken over a batch's C turns); ` +
+      'turn latency = start of the turn (update-with-start) to its answer, over the ideal. RSS per conversation: ' +
+      '(peak RSS at C − peak RSS at C = 1) / (C − 1), each level on a fresh worker.',
     '',
     '| C | design | conversations/min | turn p50 / ideal | turn p95 / ideal | worker CPU (cores) | CPU ms / conversation | peak RSS | RSS / conversation over C = 1 | host p95 / floor p95 |',
     '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
