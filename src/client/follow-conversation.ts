@@ -22,6 +22,11 @@ export interface FollowOptions {
   signal?: AbortSignal;
   /** How often the running calls are read, in ms (default 250). */
   pollMs?: number;
+  /**
+   * Whether the follower's pauses keep the process running (default true). The CLI sets false: a
+   * command that ends without stopping its follower (its connection closed) still exits.
+   */
+  keepAlive?: boolean;
 }
 
 /** A follower that runs until `stop()` or the conversation's end. */
@@ -54,6 +59,7 @@ export function followConversation(client: Client, workflowId: string, onEvent: 
   options.signal?.addEventListener('abort', stopOnOuter);
   const namespace = client.options.namespace;
   const pollMs = options.pollMs ?? DEFAULT_FOLLOW_POLL_MS;
+  const pause = (): Promise<unknown> => sleep(pollMs, undefined, { signal, ref: options.keepAlive !== false }).catch(() => undefined);
   const stream = new StreamProgress(client);
   const toolNames = new Map<string, string>();
 
@@ -91,7 +97,7 @@ export function followConversation(client: Client, workflowId: string, onEvent: 
       } catch {
         // Not found: not started yet; anything else (a lost connection, a deadline): try again.
         if (signal.aborted) return undefined;
-        await sleep(pollMs, undefined, { signal }).catch(() => undefined);
+        await pause();
       }
     }
   };
@@ -156,7 +162,7 @@ export function followConversation(client: Client, workflowId: string, onEvent: 
       } catch {
         // Not started yet, or a lost connection: the next poll tries again.
       }
-      await sleep(pollMs, undefined, { signal }).catch(() => undefined);
+      await pause();
     }
   };
 

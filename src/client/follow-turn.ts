@@ -26,7 +26,7 @@ export async function sendFollowing<T>(
   messageId: string,
   onEvent: (event: ConversationEvent) => void,
   send: () => Promise<T>,
-  options: Pick<FollowOptions, 'pollMs'> & { catchUpMs?: number } = {},
+  options: Pick<FollowOptions, 'pollMs' | 'keepAlive'> & { catchUpMs?: number } = {},
 ): Promise<T> {
   const seenEnd = new AbortController();
   const follower = followConversation(
@@ -36,7 +36,10 @@ export async function sendFollowing<T>(
       onEvent(event);
       if (event.type === 'turn_finished' && event.messageId === messageId) seenEnd.abort();
     },
-    options.pollMs !== undefined ? { pollMs: options.pollMs } : {},
+    {
+      ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
+      ...(options.keepAlive !== undefined ? { keepAlive: options.keepAlive } : {}),
+    },
   );
   try {
     const result = await send();

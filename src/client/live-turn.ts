@@ -48,7 +48,8 @@ export class LiveTurn {
    * the answer is already on stdout, whole, so the caller need not print it.
    */
   async run<T extends TurnResult | undefined>(workflowId: string, messageId: string, send: () => Promise<T>): Promise<{ result: T; answered: boolean }> {
-    const result = await sendFollowing(this.client, workflowId, messageId, (event) => this.printer.onEvent(event), send).catch((err: unknown) => {
+    // keepAlive false: a command that returns early (a turn waiting for approval) exits all the same.
+    const result = await sendFollowing(this.client, workflowId, messageId, (event) => this.printer.onEvent(event), send, { keepAlive: false }).catch((err: unknown) => {
       this.printer.finishTurn(undefined);
       throw err;
     });

@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startFakeMessagesApi, type FakeMessagesApi, type ScriptStep } from '../../src/testing';
 import { scenarioServer } from '../fixtures/reference-servers';
+import { runCliProcess } from '../support/cli-process';
 import { REPO_ROOT } from '../support/repo';
 import { temporalAddress } from '../support/test-worker';
 import { spawnWorkerProcess, writeMcpConfig, type WorkerProcess } from '../support/worker-process';
@@ -28,6 +29,15 @@ function hasTmux(): boolean {
   } catch {
     return false;
   }
+}
+
+/** The lab server, and a server whose tool must be approved (mcp.json `approval: "ask"`). */
+function guardedConfig(): string {
+  const file = writeMcpConfig([scenarioServer('lab', { SCENARIO_TOOLS: 'progress' }), scenarioServer('guarded', { SCENARIO_TOOLS: 'guarded_op' })]);
+  const config = JSON.parse(fs.readFileSync(file, 'utf8')) as { mcpServers: Record<string, Record<string, unknown>> };
+  config.mcpServers.guarded!.approval = 'ask';
+  fs.writeFileSync(file, JSON.stringify(config, null, 2));
+  return file;
 }
 
 describe('mcp-host chat on a pseudo-terminal', () => {
@@ -59,7 +69,7 @@ describe('mcp-host chat on a pseudo-terminal', () => {
     worker = await spawnWorkerProcess({
       address: temporalAddress(),
       taskQueue,
-      mcpConfigPath: writeMcpConfig([scenarioServer('lab', { SCENARIO_TOOLS: 'progress' })]),
+      mcpConfigPath: guardedConfig(),
       claudeBaseUrl: fake.url,
     });
   }, 90_000);
@@ -133,5 +143,35 @@ describe('mcp-host chat on a pseudo-terminal', () => {
     expect(after.slice(answerAt + 'claude> '.length)).toContain(ANSWER);
     expect(after.split(ANSWER_LINES.at(-1)!)).toHaveLength(2);
     tmux('send-keys', '-t', 'chat', '/quit', 'Enter');
+  }, 120_000);
+
+  test('send on a terminal whose turn waits for a tool approval still exits (3), its follower stopped', async () => {
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LANG: 'C.UTF-8', TEMPORAL_ADDRESS: temporalAddress(), MCP_HOST_TASK_QUEUE: taskQueue };
+    const id = `pty-approval-${randomUUID()}`;
+    fake.enqueue({ kind: 'message', content: [{ type: 'text', text: 'hello' }], stop_reason: 'end_turn' });
+    const cli = `env -i ${Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(' ')} ${process.execPath} ${path.join(REPO_ROOT, 'bin/mcp-host.js')}`;
+    // Not execFileSync: the fake answering it runs in this process.
+    expect(await runCliProcess(['start', '--id', id, '--wait', 'hi'], env)).toMatchObject({ code: 0 });
+    fake.enqueue({
+      kind: 'message',
+      content: [
+        { type: 'text', text: 'This needs your approval.' },
+        { type: 'tool_use', name: 'guarded_op', input: {} },
+      ],
+      stop_reason: 'tool_use',
+    });
+    tmux('new-session', '-d', '-s', 'send', '-x', '160', '-y', '40', `sh -c "${cli} send ${id} 'do the guarded thing'; echo EXIT=\\$?; sleep 600"`);
+    const capture = (): string => tmux('capture-pane', '-p', '-J', '-S', '-', '-t', 'send');
+    const end = Date.now() + 60_000;
+    let text = capture();
+    while (!text.includes('EXIT=') && Date.now() < end) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      text = capture();
+    }
+    frames.push(`---- send waiting for approval\n${text}`);
+    // send shows the answer's text live (no prefix), then the approval notice, and exits.
+    expect(text).toMatch(/^This needs your approval\.$/m);
+    expect(text).toContain('waits for approval of 1 tool call');
+    expect(text).toContain('EXIT=3');
   }, 120_000);
 });
