@@ -40,6 +40,8 @@ export async function denyToolCalls(client: Client, id: string, toolUseIds: stri
 export interface WaitingConversation {
   id: string;
   pending: PendingApproval[];
+  /** Set when its status could not be read (no worker answered): listed by visibility alone. */
+  error?: string;
 }
 
 /**
@@ -61,8 +63,13 @@ export async function listPendingApprovals(client: Client, options: { taskQueue?
   const limit = options.limit ?? 100;
   const found: WaitingConversation[] = [];
   for await (const execution of client.workflow.list({ query, pageSize: Math.min(limit, 1000) })) {
-    const status = await client.workflow.getHandle(execution.workflowId).query(statusQuery);
-    if (status.pendingApprovals.length > 0) found.push({ id: execution.workflowId, pending: status.pendingApprovals });
+    try {
+      const status = await client.workflow.getHandle(execution.workflowId).query(statusQuery);
+      if (status.pendingApprovals.length > 0) found.push({ id: execution.workflowId, pending: status.pendingApprovals });
+    } catch (err) {
+      // No worker to answer (all down, or busy replaying): the conversation still waits, say so.
+      found.push({ id: execution.workflowId, pending: [], error: err instanceof Error ? err.message : String(err) });
+    }
     if (found.length >= limit) break;
   }
   return found;
@@ -71,7 +78,13 @@ export async function listPendingApprovals(client: Client, options: { taskQueue?
 /** `mcp-host pending` as text: each conversation, then its waiting calls. */
 export function renderPendingApprovals(rows: readonly WaitingConversation[]): string {
   if (rows.length === 0) return 'no tool call waits for approval';
-  return rows.map((row) => [`${row.id}  (turn ${row.pending[0]?.turnId ?? '?'})`, ...row.pending.map((p) => `  ${pendingApprovalLine(p)}`)].join('\n')).join('\n');
+  return rows
+    .map((row) =>
+      row.error !== undefined
+        ? `${row.id}  (waiting, but its calls could not be read: ${row.error})`
+        : [`${row.id}  (turn ${row.pending[0]?.turnId ?? '?'})`, ...row.pending.map((p) => `  ${pendingApprovalLine(p)}`)].join('\n'),
+    )
+    .join('\n');
 }
 
 /** What an approve or deny did, in one line. */
