@@ -118,10 +118,19 @@ export async function turnOrApproval(client: Client, id: string, turn: Promise<T
   let settled = false;
   const answer = turn.then((result): TurnOrApproval => ({ kind: 'answer', result }));
   void answer.finally(() => (settled = true)).catch(() => undefined);
+  // Wakes the watch's pause when the answer comes: a timer left running would keep a finished `send` alive up to intervalMs.
+  let wake = (): void => undefined;
+  void answer.finally(() => wake()).catch(() => undefined);
   const watch = async (): Promise<TurnOrApproval> => {
     const handle = client.workflow.getHandle(id);
     while (!settled) {
-      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, intervalMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
       if (settled) break;
       try {
         const { pendingApprovals } = await handle.query(statusQuery);
