@@ -14,12 +14,12 @@ try {
   throw err;
 }
 
-runCli(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err) => {
-    console.error(`mcp-host: ${err && err.message ? err.message : String(err)}`);
-    process.exitCode = 1;
-  },
-);
+// Exits once what was written is out, without closing the Temporal connection first: a call the SDK
+// may still be retrying (abandoned when the answer came) must not fire on a closed one (runCli's
+// `closeConnection`). Chat and codec-server return only when done.
+const exitAfterOutput = (code) => process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+
+runCli(process.argv.slice(2), undefined, undefined, undefined, { closeConnection: false }).then(exitAfterOutput, (err) => {
+  console.error(`mcp-host: ${err && err.message ? err.message : String(err)}`);
+  exitAfterOutput(1);
+});

@@ -117,8 +117,25 @@ function conversationFlags(values: {
   };
 }
 
+/** How a CLI invocation ends. */
+export interface CliRunOptions {
+  /**
+   * Close the Temporal connection before returning (default true, for callers that go on running).
+   * `bin/mcp-host.js` exits the process instead: a call the SDK is still retrying (a status query or
+   * a follower's poll abandoned when the answer came while the server was restarting) would fire on
+   * a closed connection and end the process with "Channel has been shut down".
+   */
+  closeConnection?: boolean;
+}
+
 /** Runs one CLI invocation; returns the exit code. */
-export async function runCli(argv: string[], given?: Settings, out: Out = console.log, err: Out = console.error): Promise<number> {
+export async function runCli(
+  argv: string[],
+  given?: Settings,
+  out: Out = console.log,
+  err: Out = console.error,
+  options: CliRunOptions = {},
+): Promise<number> {
   const [verb, ...rest] = argv;
   if (verb === undefined || verb === '--help' || verb === '-h' || verb === 'help') {
     out(USAGE);
@@ -286,6 +303,6 @@ export async function runCli(argv: string[], given?: Settings, out: Out = consol
     err(`mcp-host: ${e instanceof Error ? e.message : String(e)}`);
     return 1;
   } finally {
-    await connected?.close();
+    if (options.closeConnection !== false) await connected?.close();
   }
 }
