@@ -98,7 +98,8 @@ describe('mcp-host list, tools, status', () => {
       expect(line).toMatch(/^mcp-host: .*\/nonexistent\/mcp\.json/);
     });
     expect(missingConfig).toBe(1);
-    const extra = await cli('tools', 'extra');
+    // `tools ID` lists one conversation's catalogue (an unknown id: exit 1); a second argument is a usage error.
+    const extra = await cli('tools', 'some-id', 'extra');
     expect(extra.code).toBe(2);
   });
 });
