@@ -24,6 +24,7 @@ import { createConversationWorker } from '../src/worker/create-worker';
 import { createCallClaudeWithMessages } from './naive/call-claude-with-messages';
 import type { ScriptedTurn } from './scripted-turn';
 import { tagOf } from './turn-settings';
+import { quietLogger } from './quiet-logger';
 
 /** Not a key: the fake accepts any; it only has to look like one. */
 const BENCH_API_KEY = 'sk-ant-bench-not-a-real-key';
@@ -47,14 +48,6 @@ export interface BenchRig {
   stop(): Promise<void>;
 }
 
-const quietLogger = {
-  log: (): void => undefined,
-  trace: (): void => undefined,
-  debug: (): void => undefined,
-  info: (): void => undefined,
-  warn: (message: string): void => console.warn(message),
-  error: (message: string): void => console.error(message),
-};
 
 function stationServer(): McpServerConfig {
   return {

@@ -16,6 +16,7 @@ import { dataConverter } from '../../src/temporal/data-converter';
 import { findTemporalCli } from '../../src/temporal/find-temporal-cli';
 import { PROGRESS_ATTRIBUTES } from '../../src/workflows/progress-attributes';
 import { startFakeModel, type FakeModel } from './fake-model';
+import { quietLogger } from '../quiet-logger';
 
 /** The dynamic config value that lets the server hand an activity to the workflow task's worker. */
 export const EAGER_ACTIVITIES = 'system.enableActivityEagerExecution=true';
@@ -44,14 +45,6 @@ export interface PerfEnv {
   stop(): Promise<void>;
 }
 
-const quietLogger = {
-  log: (): void => undefined,
-  trace: (): void => undefined,
-  debug: (): void => undefined,
-  info: (): void => undefined,
-  warn: (message: string): void => console.warn(message),
-  error: (message: string): void => console.error(message),
-};
 
 function cliVersion(cliPath: string): string {
   try {
