@@ -20,8 +20,16 @@ export const DEFAULT_TEMPORAL_NAMESPACE = 'default';
 /**
  * grpc-js receives at most 4 MB per message by default; a long conversation's history or messages
  * query can be larger, so clients raise it to Temporal's own ceiling (the `grpc.` prefix is required).
+ * Reconnecting: grpc-js waits 1 s, 1.6 s, 2.6 s, 4.1 s … (up to 2 min) between attempts, so a
+ * command started while the server restarts (down 2–3 s, the chaos suite's server-restart) made
+ * its next attempt after its 5 s connect deadline and failed ("no gRPC answer in time"); at most
+ * 1 s between attempts, it connects within a second of the server's return.
  */
-const CLIENT_CHANNEL_ARGS = { 'grpc.max_receive_message_length': 128 * 1024 * 1024 };
+const CLIENT_CHANNEL_ARGS = {
+  'grpc.max_receive_message_length': 128 * 1024 * 1024,
+  'grpc.initial_reconnect_backoff_ms': 250,
+  'grpc.max_reconnect_backoff_ms': 1000,
+};
 
 /** The parts of a resolved configuration; secrets included, so never logged as such. */
 interface ResolvedParts {

@@ -57,7 +57,7 @@ describe('Temporal connection settings (envconfig)', () => {
     expect(config.clientOptions()).toEqual({
       address: '127.0.0.1:7233',
       tls: false,
-      channelArgs: { 'grpc.max_receive_message_length': 128 * 1024 * 1024 },
+      channelArgs: { 'grpc.max_receive_message_length': 128 * 1024 * 1024, 'grpc.initial_reconnect_backoff_ms': 250, 'grpc.max_reconnect_backoff_ms': 1000 },
     });
     expect(config.nativeOptions()).toEqual({ address: '127.0.0.1:7233', tls: false });
     expect(config.description).toBe('127.0.0.1:7233, namespace "default", plaintext, from defaults');
@@ -81,7 +81,7 @@ describe('Temporal connection settings (envconfig)', () => {
       clientCertPair: { crt: Buffer.from('CLIENT-CERT-PEM'), key: Buffer.from(KEY_PEM) },
     };
     const client = config.clientOptions();
-    expect(client).toEqual({ address: 'temporal.example:7233', tls, channelArgs: { 'grpc.max_receive_message_length': 128 * 1024 * 1024 } });
+    expect(client).toEqual({ address: 'temporal.example:7233', tls, channelArgs: { 'grpc.max_receive_message_length': 128 * 1024 * 1024, 'grpc.initial_reconnect_backoff_ms': 250, 'grpc.max_reconnect_backoff_ms': 1000 } });
     const clientTls = client.tls as { serverRootCACertificate: unknown; clientCertPair: { key: unknown } };
     expect(Buffer.isBuffer(clientTls.serverRootCACertificate)).toBe(true);
     expect(Buffer.isBuffer(clientTls.clientCertPair.key)).toBe(true);
