@@ -57,7 +57,8 @@ const AnyResult = z.unknown();
  * - Temporal cancelling the activity cancels the MCP request (`notifications/cancelled`) and the
  *   activity ends as cancelled.
  * - It heartbeats every second; MCP progress notifications go into the heartbeat details (beside
- *   the failure count) and reset the call's timeout.
+ *   the failure count) and reset the call's timeout. A fast tool's call (a local activity) does not
+ *   heartbeat: its attempt number counts the failures (src/errors/tool-retry-policy.ts).
  * - Output schemas are not enforced: the result goes to the model as content either way, and failing
  *   a call that already ran would only invite running it again.
  */

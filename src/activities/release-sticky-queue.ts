@@ -16,8 +16,9 @@ import type { Client } from '@temporalio/client';
  */
 export function releasingStickyQueueOnRetry<A extends unknown[], R>(temporal: Client, activity: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
   return async (...args: A): Promise<R> => {
-    const { attempt, workflowNamespace, workflowExecution } = Context.current().info;
-    if (attempt <= 1 || workflowNamespace === undefined || workflowExecution === undefined) return activity(...args);
+    const { attempt, isLocal, workflowNamespace, workflowExecution } = Context.current().info;
+    // A local activity (a fast tool) retries on the worker that holds its workflow task: nothing to free.
+    if (attempt <= 1 || isLocal || workflowNamespace === undefined || workflowExecution === undefined) return activity(...args);
     const reset = temporal.workflowService
       .resetStickyTaskQueue({ namespace: workflowNamespace, execution: workflowExecution })
       .then(

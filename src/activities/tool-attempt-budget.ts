@@ -1,6 +1,6 @@
 import type { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { decideToolFailure } from '../errors/tool-retry-policy';
+import { decideToolFailure, fastToolFailuresBefore } from '../errors/tool-retry-policy';
 
 /** What `callTool` heartbeats: the tool failures of the call so far, and the server's last progress. */
 export interface ToolCallHeartbeat {
@@ -19,10 +19,12 @@ function failuresRecorded(details: unknown): number {
  * One attempt of `callTool` applying the tool retry policy (`src/errors/tool-retry-policy.ts`):
  * it reads the tool failures of the earlier attempts from the heartbeat details Temporal hands it,
  * carries that count in every heartbeat (so a progress heartbeat never erases it), and turns a
- * failure into what this attempt throws.
+ * failure into what this attempt throws. A fast tool's call is a local activity, which has no
+ * heartbeats: the count is its attempt number, and nothing is heartbeated.
  */
 export class ToolAttemptBudget {
   private readonly failuresBefore: number;
+  private readonly local: boolean;
 
   /**
    * @param context The activity's context (its heartbeat details and heartbeat).
@@ -32,11 +34,13 @@ export class ToolAttemptBudget {
     private readonly context: Context,
     private readonly idempotent: boolean,
   ) {
-    this.failuresBefore = failuresRecorded(context.info.heartbeatDetails);
+    this.local = context.info.isLocal;
+    this.failuresBefore = this.local ? fastToolFailuresBefore(context.info.attempt) : failuresRecorded(context.info.heartbeatDetails);
   }
 
-  /** Heartbeats with the count so far and the tool's latest progress notification, if any. */
+  /** Heartbeats with the count so far and the tool's latest progress notification, if any (not in a local activity). */
   heartbeat(progress?: unknown): void {
+    if (this.local) return;
     const details: ToolCallHeartbeat = { toolFailures: this.failuresBefore, ...(progress !== undefined ? { progress } : {}) };
     this.context.heartbeat(details);
   }
@@ -54,7 +58,7 @@ export class ToolAttemptBudget {
         return failure;
       case 'retry': {
         const record: ToolCallHeartbeat = { toolFailures: decision.toolFailures };
-        this.context.heartbeat(record);
+        if (!this.local) this.context.heartbeat(record);
         // No MCP failure names a delay of its own (unlike the Messages API's retry-after).
         return new ApplicationFailure(failure.message, failure.type, false, failure.details, failure.cause, decision.delayMs);
       }

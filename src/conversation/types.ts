@@ -55,6 +55,12 @@ export interface ToolRoute {
    * never runs. Absent means `auto`, so routes of servers without approval settings are unchanged.
    */
   approval?: Exclude<ApprovalMode, 'auto'>;
+  /**
+   * A fast tool from the config (`fast`, `fastTools`): called as a local activity
+   * (src/errors/tool-retry-policy.ts has the semantics). Absent when not fast, so routes of servers
+   * without the setting, and the catalogue digests and histories that hold them, are unchanged.
+   */
+  fast?: true;
 }
 
 /** One route of the catalogue: the tool name Claude sees, and where that tool lives. */

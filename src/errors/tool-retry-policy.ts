@@ -26,6 +26,33 @@
  * a throttled one: read in its worker and core, checked by experiment, and relied on by the hanging
  * tool test of test/integration/mcp-host-loop.test.ts), and a killed attempt records nothing, so it
  * costs nothing.
+ *
+ * **Fast tools** (mcp.json `fast` / `fastTools`, src/mcp/fast-tools.ts) run as Temporal *local
+ * activities*: on the worker that runs the workflow, inside the workflow task that asked for them;
+ * the result is recorded as a marker in the task that goes on to the next Claude call, which saves
+ * one activity dispatch and one workflow task per call. What changes, and what does not:
+ * - **The tool's own failures: the same budget, classification and end.** A local activity has no
+ *   heartbeats (SDK 1.24: `heartbeat()` does nothing in one), so the count is the attempt number:
+ *   every earlier attempt of a local activity ran on this worker and failed. The same
+ *   {@link decideToolFailure} decides each failure (3 attempts, 6 for an idempotent or read-only
+ *   tool, the same backoff, a tool that may have run not run again unless idempotent); the one that
+ *   spends the budget fails non-retryable and Claude gets the same `is_error` result.
+ *   {@link fastToolCallRetryPolicy} also caps the attempts at the budget, so nothing else (the
+ *   start-to-close timeout, which on a local activity is never a lost worker) retries beyond it. The
+ *   backoff (at most 20 s) stays below the local retry threshold (1 minute), so retries wait inside
+ *   the worker, never as a workflow timer.
+ * - **A lost worker costs a workflow task timeout, not a heartbeat timeout.** Nothing is recorded
+ *   until the call ends, so when the worker dies mid-call, the workflow task times out (10 s,
+ *   src/client/commands.ts), another worker replays the history and runs the call again from its
+ *   first attempt (the failures counted on the lost worker are forgotten with it). The call runs at
+ *   least once, and a tool not marked idempotent may run twice, as a regular call lost mid-call.
+ * - **While a fast call runs, the workflow task stays open**: queries, updates and signals (status,
+ *   approvals, a cancelled turn) wait for the call to end (test/integration/fast-tools.test.ts
+ *   measures a status query), and a call longer than the task timeout is kept alive by the SDK's
+ *   workflow-task heartbeats (core completes a still-busy task and takes a new one at 80 % of its
+ *   timeout, 8 s). A fast call is bounded by the same start-to-close timeout as a regular one
+ *   ({@link toolAttemptTimeouts}).
+ * So `fast` is for short tools (milliseconds to a second or two), safe to repeat after a lost worker.
  */
 import type { RetryPolicy } from '@temporalio/common';
 import type { FailureType } from './failure-types';
@@ -81,6 +108,27 @@ export const TOOL_CALL_RETRY_POLICY: RetryPolicy = {
  */
 export function toolAttemptTimeouts(serverTimeoutMs: number): { deadlineMs: number; startToCloseMs: number } {
   return { deadlineMs: serverTimeoutMs + 20_000, startToCloseMs: serverTimeoutMs + 30_000 };
+}
+
+/**
+ * Temporal's retry policy of a fast tool call (a local activity): the tool's backoff, and at most
+ * its attempt budget (see the module comment). Its attempts are counted by the attempt number.
+ */
+export function fastToolCallRetryPolicy(idempotent: boolean): RetryPolicy {
+  return {
+    initialInterval: `${FAILURE_BACKOFF.initialMs} ms`,
+    backoffCoefficient: FAILURE_BACKOFF.coefficient,
+    maximumInterval: `${FAILURE_BACKOFF.maximumMs} ms`,
+    maximumAttempts: toolAttemptBudget(idempotent),
+  };
+}
+
+/**
+ * The tool failures of the earlier attempts of a fast call: each earlier attempt of a local
+ * activity ran on this worker and failed (worker loss restarts the local activity at attempt 1).
+ */
+export function fastToolFailuresBefore(attempt: number): number {
+  return Math.max(0, attempt - 1);
 }
 
 /** How many of its own failures a tool call may have (its attempt budget). */

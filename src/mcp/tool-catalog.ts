@@ -22,6 +22,7 @@ import type { McpConnections } from './mcp-connections';
 import { isToolAllowed } from './is-tool-allowed';
 import { assignClaudeToolNames } from './tool-names';
 import { toolApprovalMode } from '../approval/approval-mode';
+import { isFastTool } from './fast-tools';
 
 /** A server's call timeout when its config names none. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
@@ -176,6 +177,8 @@ async function build(connections: McpConnections): Promise<BuiltCatalog> {
         timeoutMs: server.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
         // Only when not auto: catalogues of servers without approval settings keep their digest.
         ...(approval !== 'auto' ? { approval } : {}),
+        // Only when fast, likewise: the workflow calls it as a local activity (src/workflows/activity-stubs.ts).
+        ...(isFastTool(server, tool.name) ? { fast: true as const } : {}),
       },
     ]);
   });

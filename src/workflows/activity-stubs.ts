@@ -8,11 +8,11 @@
  * details (src/workflows/progress.ts). A summary is user metadata: it does not change the
  * commands, so recorded histories replay unchanged.
  */
-import { proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import type { ConversationActivities } from '../activities/types';
 import type { ConversationOptions, ToolRoute } from '../conversation/types';
 import { claudeActivityTimeoutMs } from '../errors/claude-time-limits';
-import { TOOL_CALL_RETRY_POLICY, toolAttemptTimeouts } from '../errors/tool-retry-policy';
+import { fastToolCallRetryPolicy, TOOL_CALL_RETRY_POLICY, toolAttemptTimeouts } from '../errors/tool-retry-policy';
 import { noteActivity, noteToolCall, trackedState } from './progress';
 import { claudeCallSummary, listToolsSummary, summarizeSummary, toolCallSummary } from './progress-text';
 
@@ -78,20 +78,33 @@ export function catalogActivities(options: ConversationOptions): Pick<Conversati
  * A tool call: heartbeats, and the tool retry policy (`src/errors/tool-retry-policy.ts`): no attempt
  * limit here, since an attempt lost with its worker is retried for as long as it takes, while the
  * activity itself bounds the tool's own failures.
+ *
+ * A fast tool (`route.fast`, mcp.json `fast` / `fastTools`) is called as a local activity instead,
+ * with the fast retry policy of the same module. No patch: the route comes from the `listTools`
+ * result recorded in the history (or the catalogue carried into a continued run), so a replay
+ * schedules the call the way it was first scheduled.
  */
 export function toolActivities(route: ToolRoute, options: ConversationOptions): Pick<ConversationActivities, 'callTool'> {
   return {
     callTool: async (input) => {
       const summary = toolCallSummary(input);
-      const activityOptions: ActivityOptions = {
-        startToCloseTimeout: toolAttemptTimeouts(route.timeoutMs).startToCloseMs,
-        heartbeatTimeout: options.toolHeartbeatTimeoutMs,
-        retry: TOOL_CALL_RETRY_POLICY,
-        summary,
-      };
+      const { startToCloseMs } = toolAttemptTimeouts(route.timeoutMs);
+      const call =
+        route.fast === true
+          ? proxyLocalActivities<ConversationActivities>({
+              startToCloseTimeout: startToCloseMs,
+              retry: fastToolCallRetryPolicy(route.idempotent),
+              summary,
+            } satisfies LocalActivityOptions).callTool
+          : proxyActivities<ConversationActivities>({
+              startToCloseTimeout: startToCloseMs,
+              heartbeatTimeout: options.toolHeartbeatTimeoutMs,
+              retry: TOOL_CALL_RETRY_POLICY,
+              summary,
+            } satisfies ActivityOptions).callTool;
       noteToolCall(input.toolUseId, summary, true);
       try {
-        return await proxyActivities<ConversationActivities>(activityOptions).callTool(input);
+        return await call(input);
       } finally {
         noteToolCall(input.toolUseId, summary, false);
       }

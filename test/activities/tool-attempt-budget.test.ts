@@ -72,4 +72,34 @@ describe('ToolAttemptBudget', () => {
     expect(result[1]).toBe(draining);
     expect(heartbeats).toEqual([]);
   });
+
+  describe('in a local activity (a fast tool)', () => {
+    /** One attempt of a local activity: no heartbeat details, the attempt number from Temporal. */
+    async function localAttempt<T>(attemptNumber: number, body: (budget: ToolAttemptBudget) => T, idempotent = false): Promise<{ result: T; heartbeats: unknown[] }> {
+      const env = new MockActivityEnvironment({ isLocal: true, attempt: attemptNumber }, { logger: new DefaultLogger('ERROR') });
+      const heartbeats: unknown[] = [];
+      env.on('heartbeat', (d: unknown) => heartbeats.push(d));
+      const result = (await env.run(() => Promise.resolve(body(new ToolAttemptBudget(Context.current(), idempotent))))) as T;
+      return { result, heartbeats };
+    }
+
+    test('the attempt number counts the failures; nothing is heartbeated (a local activity has no heartbeats)', async () => {
+      const first = await localAttempt(1, (budget) => {
+        budget.heartbeat({ progress: 1 });
+        return budget.charge(serverError());
+      });
+      expect(first.heartbeats).toEqual([]);
+      expect(first.result).toMatchObject({ type: 'mcp.server_error', nonRetryable: false, nextRetryDelay: 1000 });
+      expect((await localAttempt(2, (budget) => budget.charge(serverError()))).result).toMatchObject({ nonRetryable: false, nextRetryDelay: 2000 });
+      const spent = await localAttempt(3, (budget) => budget.charge(serverError()));
+      expect(spent.result).toMatchObject({ nonRetryable: true, message: 'server error (JSON-RPC -32603): the database went away; tried 3 times' });
+      expect(spent.heartbeats).toEqual([]);
+      expect((await localAttempt(3, (budget) => budget.charge(serverError()), true)).result).toMatchObject({ nonRetryable: false, nextRetryDelay: 4000 });
+      expect((await localAttempt(6, (budget) => budget.charge(serverError()), true)).result).toMatchObject({ nonRetryable: true, message: expect.stringMatching(/tried 6 times$/) });
+    });
+
+    test('a tool not marked idempotent that may have run is not run again, as in a regular call', async () => {
+      expect((await localAttempt(1, (budget) => budget.charge(timeout()))).result).toMatchObject({ type: 'mcp.timeout', nonRetryable: true });
+    });
+  });
 });

@@ -5,6 +5,8 @@
 import { compileRetryPolicy } from '@temporalio/common';
 import {
   decideToolFailure,
+  fastToolCallRetryPolicy,
+  fastToolFailuresBefore,
   IDEMPOTENT_TOOL_ATTEMPTS,
   NON_IDEMPOTENT_TOOL_ATTEMPTS,
   TOOL_CALL_RETRY_POLICY,
@@ -71,5 +73,16 @@ describe('tool retry policy', () => {
       expect(deadlineMs).toBeGreaterThan(serverTimeoutMs);
       expect(startToCloseMs - deadlineMs).toBeGreaterThanOrEqual(10_000);
     }
+  });
+
+  test('a fast call (local activity): at most its budget of attempts, with the tool backoff; earlier attempts are failures', () => {
+    expect(compileRetryPolicy(fastToolCallRetryPolicy(false))).toMatchObject({ maximumAttempts: 3, backoffCoefficient: 2 });
+    expect(compileRetryPolicy(fastToolCallRetryPolicy(true))).toMatchObject({ maximumAttempts: 6 });
+    const policy = compileRetryPolicy(fastToolCallRetryPolicy(true));
+    expect(Number(policy.initialInterval?.seconds)).toBe(1);
+    // Every backoff stays below the local retry threshold (1 minute): retries never become workflow timers.
+    expect(Number(policy.maximumInterval?.seconds)).toBe(20);
+    expect([1, 2, 3].map(fastToolFailuresBefore)).toEqual([0, 1, 2]);
+    expect(fastToolFailuresBefore(0)).toBe(0);
   });
 });

@@ -315,4 +315,27 @@ export const RECORDED_SCENARIOS: readonly RecordedScenario[] = [
     requests: 3,
     activities: ['listTools', 'callClaude', 'listTools', 'callClaude', 'callTool', 'callClaude'],
   },
+  {
+    // Fast tools (issue 11, mcp.json `fastTools`): one reply calling `add` (fast: a local activity,
+    // recorded as a marker) and `slow_echo` (not fast: a callTool activity); no patch, the route
+    // recorded in the listTools result decides.
+    name: 'fast-tool',
+    servers: () => [tsServer('lab', 'test/fixtures/lab-server.ts', {}, { fastTools: ['add'] })],
+    options: {},
+    script: [
+      {
+        kind: 'message',
+        content: [
+          { type: 'tool_use', id: 'toolu_fast_add', name: 'add', input: { a: 1, b: 2 } },
+          { type: 'tool_use', id: 'toolu_fast_echo', name: 'slow_echo', input: { text: 'x', ms: 0 } },
+        ],
+        stop_reason: 'tool_use',
+      },
+      endTurn('3 and echo: x.'),
+    ],
+    turns: [{ text: 'add and echo', expect: { status: 'completed', text: '3 and echo: x.', modelCalls: 2, toolCalls: 2 } }],
+    status: { state: 'ended', turnsCompleted: 1, modelCalls: 2, toolCalls: 2, toolErrors: 0, hostToolErrors: 0 },
+    requests: 2,
+    activities: ['listTools', 'callClaude', 'callTool', 'callClaude'],
+  },
 ];

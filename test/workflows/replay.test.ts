@@ -164,6 +164,23 @@ describe('recorded workflow histories', () => {
     expect(history.events?.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId).toBeTruthy();
   });
 
+  test('fast-tool: the fast call is a local-activity marker, the other a callTool activity, both from the workflow task that got the reply', () => {
+    const { history } = readHistory('fast-tool');
+    const events = history.events ?? [];
+    const markers = events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
+    expect(markers).toHaveLength(1);
+    const toolUseIds = (payloads: Array<{ data?: Uint8Array | null }>): string[] =>
+      payloads.map((p) => (JSON.parse(Buffer.from(p.data ?? new Uint8Array()).toString('utf8')) as { toolUseId: string }).toolUseId);
+    const scheduledTools = events.flatMap((e) => {
+      const scheduled = e.activityTaskScheduledEventAttributes;
+      return scheduled?.activityType?.name === 'callTool' ? toolUseIds(scheduled.input?.payloads ?? []) : [];
+    });
+    expect(scheduledTools).toEqual(['toolu_fast_echo']);
+    // The local activity ran inside that task: its marker is recorded in the same completion.
+    const toolTask = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'callTool')?.activityTaskScheduledEventAttributes?.workflowTaskCompletedEventId;
+    expect(String(markers[0]?.markerRecordedEventAttributes?.workflowTaskCompletedEventId)).toBe(String(toolTask));
+  });
+
   test('parallel-tools: both tool calls are scheduled by the same workflow task', () => {
     const { history } = readHistory('parallel-tools');
     const toolTasks = (history.events ?? []).flatMap((e) => {

@@ -1,5 +1,6 @@
 import type { OAuthServerConfig } from '../oauth/oauth-config';
 import type { ServerApproval } from '../../approval/approval-mode';
+import type { ServerFastTools } from '../fast-tools';
 
 /**
  * Which of a server's tools are offered to Claude. Entries are MCP tool names exactly as
@@ -24,7 +25,8 @@ export interface ToolFilter {
  * - `http`: Streamable HTTP; the connection layer falls back to legacy SSE.
  * - `sse`: legacy HTTP+SSE only, because the file said `"type": "sse"`.
  *
- * Either kind may carry `approval` and `toolApproval` (src/approval/approval-mode.ts).
+ * Either kind may carry `approval` and `toolApproval` (src/approval/approval-mode.ts), and `fast`
+ * and `fastTools` (src/mcp/fast-tools.ts).
  */
 export type McpServerConfig = (
   | {
@@ -49,7 +51,9 @@ export type McpServerConfig = (
     }
 ) &
   /** Tool approval: `approval` (the server's default) and `toolApproval` (per MCP tool name). */
-  ServerApproval;
+  ServerApproval &
+  /** Fast tools, run as local activities: `fast` (all the server's tools) and `fastTools` (some). */
+  ServerFastTools;
 
 /** Options for `parseMcpConfig`. */
 export interface ParseMcpConfigOptions {

@@ -6,6 +6,7 @@ import { expandVariables } from './expand-variables';
 import { parseOAuthConfig } from '../oauth/oauth-config';
 import type { McpServerConfig, ParseMcpConfigOptions, ToolFilter } from './mcp-server-config';
 import { APPROVAL_MODES, isApprovalMode, type ApprovalMode, type ServerApproval } from '../../approval/approval-mode';
+import type { ServerFastTools } from '../fast-tools';
 
 const SERVER_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
@@ -25,6 +26,8 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'timeoutMs',
   'approval',
   'toolApproval',
+  'fast',
+  'fastTools',
   'envFile',
 ]);
 const STDIO_ONLY_KEYS = ['args', 'env', 'cwd'] as const;
@@ -45,7 +48,9 @@ interface EntryContext {
  * Reads one entry of `mcpServers` (or VS Code's `servers`): `{command, args?, env?, cwd?}` (stdio)
  * or `{url, headers?}` (HTTP), with an optional `type`, plus the host's extensions
  * `tools: {allow?, deny?}`, `timeoutMs`, `disabled: true`, and tool approval: `approval: "auto" | "ask" | "deny"`
- * (the server's default) with `toolApproval: {TOOL: mode}` overrides per MCP tool name. `${VAR}` references are expanded in
+ * (the server's default) with `toolApproval: {TOOL: mode}` overrides per MCP tool name, and fast tools
+ * (calls run as local activities, src/mcp/fast-tools.ts): `fast: true` (all the server's tools) or
+ * `fastTools: [TOOL, …]` (MCP tool names). `${VAR}` references are expanded in
  * command, args, env values, cwd, url and header values (see {@link expandVariables}).
  *
  * @param name The entry's key: the server's name.
@@ -118,7 +123,7 @@ export function parseServerEntry(name: string, entry: unknown, options: ParseMcp
 
   const tools = parseToolFilter(entry.tools, ctx);
   const timeoutMs = parseTimeout(entry.timeoutMs, ctx);
-  const extras = { ...(timeoutMs === undefined ? { tools } : { tools, timeoutMs }), ...parseApproval(entry, ctx) };
+  const extras = { ...(timeoutMs === undefined ? { tools } : { tools, timeoutMs }), ...parseApproval(entry, ctx), ...parseFastTools(entry, ctx) };
 
   if (hasCommand) {
     if (entry.headers !== undefined) ctx.fail('headers', 'applies only to HTTP servers (with "url")');
@@ -203,6 +208,23 @@ function parseApproval(entry: Record<string, unknown>, ctx: EntryContext): Serve
     modes[tool] = approvalMode(mode, `toolApproval.${tool}`, ctx);
   }
   result.toolApproval = modes;
+  return result;
+}
+
+/** `fast` (every tool of the server) and `fastTools` (some, by MCP tool name); absent when not set. */
+function parseFastTools(entry: Record<string, unknown>, ctx: EntryContext): ServerFastTools {
+  const result: ServerFastTools = {};
+  if (entry.fast !== undefined) {
+    if (typeof entry.fast !== 'boolean') ctx.fail('fast', `must be true or false, not ${describeValue(entry.fast)}`);
+    result.fast = entry.fast;
+  }
+  const list = entry.fastTools;
+  if (list === undefined) return result;
+  if (!isArray(list)) ctx.fail('fastTools', `must be an array of tool names, like ["read_file"], not ${describeType(list)}`);
+  result.fastTools = list.map((item, i) => {
+    if (typeof item !== 'string' || item === '') ctx.fail(`fastTools[${i}]`, `must be a non-empty string (a tool name), not ${describeValue(item)}`);
+    return item;
+  });
   return result;
 }
 

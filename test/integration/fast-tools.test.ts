@@ -1,0 +1,252 @@
+/**
+ * Fast tools end to end (mcp.json `fast` / `fastTools`, issue 11): a fast tool's call runs as a
+ * Temporal local activity. Real Temporal (the run's dev server), real MCP servers (the lab and
+ * scenario servers), the fake Messages API (its recorded request bodies show what Claude was sent).
+ *
+ * - In-process worker: a fast server and the same program not fast, side by side: the same
+ *   conversation costs one workflow task less per tool round when the tool is fast, its result is
+ *   a local-activity marker and no callTool activity is scheduled; a fast tool failing retryably
+ *   spends the same attempt budget (3) and reaches Claude as the same `is_error` result.
+ * - Compiled worker processes: the worker running a fast call is killed with its MCP servers; the
+ *   workflow task times out, a new worker runs the call again and the turn ends with its real result.
+ */
+import { Client, Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { History } from '@temporalio/common/lib/proto-utils';
+import { startFakeMessagesApi, type FakeMessagesApi, type RecordedRequest, type ScriptStep } from '../../src/testing';
+import { conversationOptions } from '../../src/client/conversation-options';
+import type { ContentBlockParam } from '../../src/conversation/types';
+import { dataConverter } from '../../src/temporal/data-converter';
+import { conversationWorkflow } from '../../src/workflows';
+import { messagesQuery, sendMessageUpdate, statusQuery, userMessageSignal } from '../../src/workflows/definitions';
+import { scenarioServer } from '../fixtures/reference-servers';
+import { blocksOf, messagesOf, startConversation } from '../support/loop-helpers';
+import { REPO_ROOT, tsServer } from '../support/repo';
+import { startTestWorker, temporalAddress, type TestWorker } from '../support/test-worker';
+import { spawnWorkerProcess, type WorkerProcess } from '../support/worker-process';
+
+const EventType = temporal.api.enums.v1.EventType;
+
+const toolUse = (id: string, name: string, input: Record<string, unknown>) => ({ type: 'tool_use' as const, id, name, input });
+const toolUses = (...uses: Array<ReturnType<typeof toolUse>>): ScriptStep => ({ kind: 'message', content: uses, stop_reason: 'tool_use' });
+const endTurn = (text: string): ScriptStep => ({ kind: 'message', content: [{ type: 'text', text }], stop_reason: 'end_turn' });
+
+/** The tool_result blocks of the last message of a request (without the prompt cache's marks). */
+function toolResultsOf(request: RecordedRequest | undefined): Array<Record<string, unknown>> {
+  const messages = messagesOf(request);
+  return blocksOf(messages[messages.length - 1])
+    .filter((b): b is Extract<ContentBlockParam, { type: 'tool_result' }> => b.type === 'tool_result')
+    .map(({ cache_control: _cache, ...block }) => block);
+}
+
+/**
+ * What a history shows of the tool calls: workflow tasks from the first Claude call on (those before
+ * it, the start, the update and the listing, may come as one task or several), local-activity
+ * markers, callTool activities, workflow task timeouts.
+ */
+function countsOf(history: History): { workflowTasks: number; localActivities: number; callToolActivities: number; workflowTaskTimeouts: number } {
+  const events = history.events ?? [];
+  const firstClaudeCall = events.findIndex((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'callClaude');
+  return {
+    workflowTasks: events.slice(firstClaudeCall).filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED).length,
+    localActivities: events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length,
+    callToolActivities: events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'callTool').length,
+    workflowTaskTimeouts: events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT).length,
+  };
+}
+
+function lines(file: string): string[] {
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter((l) => l !== '') : [];
+}
+
+describe('fast tools: calls as local activities (in-process worker)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-fast-'));
+  const fastLog = path.join(dir, 'fast.log');
+  const flakyLog = path.join(dir, 'flaky.log');
+  let w: TestWorker;
+
+  beforeAll(async () => {
+    w = await startTestWorker({
+      servers: [
+        tsServer('fastlab', 'test/fixtures/lab-server.ts', { LAB_LOG: fastLog }, { fast: true }),
+        tsServer('lab', 'test/fixtures/lab-server.ts'),
+        // Only `internal_error` is fast here: the tool fails with JSON-RPC -32603 (retryable) every time.
+        scenarioServer('flaky', { SCENARIO_TOOLS: 'internal_error|plain', SCENARIO_LOG: flakyLog }, { fastTools: ['internal_error'] }),
+      ],
+    });
+  });
+  afterAll(async () => {
+    await w?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Runs one turn of three tool rounds of `add` on `server`; returns the requests it made and the history. */
+  async function threeRounds(server: string): Promise<{ requests: RecordedRequest[]; history: History; turn: unknown }> {
+    const from = w.fake.requests.length;
+    w.fake.enqueue(
+      toolUses(toolUse(`toolu_${server}_1`, `${server}__add`, { a: 1, b: 2 })),
+      toolUses(toolUse(`toolu_${server}_2`, `${server}__add`, { a: 3, b: 4 })),
+      toolUses(toolUse(`toolu_${server}_3`, `${server}__add`, { a: 5, b: 6 })),
+      endTurn('3, 7 and 11.'),
+    );
+    const handle = await startConversation(w, {}, `fast-${server}`);
+    const turn = await handle.executeUpdate(sendMessageUpdate, { args: ['add three times'] });
+    return { requests: w.fake.requests.slice(from), history: await handle.fetchHistory(), turn };
+  }
+
+  test("a fast tool's real result reaches Claude; its calls are local-activity markers, and each round takes one workflow task less", async () => {
+    const fast = await threeRounds('fastlab');
+    const plain = await threeRounds('lab');
+    for (const run of [fast, plain]) expect(run.turn).toMatchObject({ status: 'completed', text: '3, 7 and 11.', modelCalls: 4, toolCalls: 3 });
+
+    // What Claude was sent: the tool's own results, exactly as without fast.
+    expect(fast.requests.slice(1).map((r) => toolResultsOf(r))).toEqual([
+      [{ type: 'tool_result', tool_use_id: 'toolu_fastlab_1', content: '3' }],
+      [{ type: 'tool_result', tool_use_id: 'toolu_fastlab_2', content: '7' }],
+      [{ type: 'tool_result', tool_use_id: 'toolu_fastlab_3', content: '11' }],
+    ]);
+    expect(plain.requests.slice(1).map((r) => toolResultsOf(r)[0]?.content)).toEqual(['3', '7', '11']);
+
+    const fastCounts = countsOf(fast.history);
+    const plainCounts = countsOf(plain.history);
+    console.log(`workflow tasks from the first Claude call on, 3 tool rounds: fast ${fastCounts.workflowTasks}, not fast ${plainCounts.workflowTasks}`);
+    expect(fastCounts).toMatchObject({ localActivities: 3, callToolActivities: 0, workflowTaskTimeouts: 0 });
+    expect(plainCounts).toMatchObject({ localActivities: 0, callToolActivities: 3 });
+    // One workflow task per Claude call when the tool is fast (the tool runs inside it); one more per
+    // tool round when it is not.
+    expect(fastCounts.workflowTasks).toBe(4);
+    expect(plainCounts.workflowTasks).toBe(7);
+  });
+
+  test('while a fast call runs its workflow task stays open: a status query is answered when the call ends', async () => {
+    w.fake.enqueue(toolUses(toolUse('toolu_fast_slow', 'fastlab__slow_echo', { text: 'hold', ms: 3000 })), endTurn('echo: hold'));
+    const handle = await startConversation(w, {}, 'fast-query');
+    const turn = handle.executeUpdate(sendMessageUpdate, { args: ['hold on'] });
+    const deadline = Date.now() + 30_000;
+    while (!lines(fastLog).includes('start hold')) {
+      if (Date.now() > deadline) throw new Error('the fast call never started');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const askedAt = Date.now();
+    const status = await handle.query(statusQuery);
+    const answeredAfterMs = Date.now() - askedAt;
+    console.log(`status query during a 3 s fast call: answered after ${answeredAfterMs} ms; the call had ended: ${lines(fastLog).includes('end hold')}`);
+    expect(status.state).toBe('running');
+    expect(lines(fastLog)).toContain('end hold');
+    expect(await turn).toMatchObject({ status: 'completed', text: 'echo: hold' });
+  });
+
+  test('a fast tool failing retryably is tried 3 times (its budget), then Claude gets the same is_error result', async () => {
+    const from = w.fake.requests.length;
+    w.fake.enqueue(toolUses(toolUse('toolu_flaky', 'internal_error', {}), toolUse('toolu_plain', 'plain', { x: 1 })), endTurn('The database is down.'));
+    const handle = await startConversation(w, {}, 'fast-budget');
+    const turn = await handle.executeUpdate(sendMessageUpdate, { args: ['try the flaky tool'] });
+    expect(turn).toMatchObject({ status: 'completed', modelCalls: 2, toolCalls: 2 });
+
+    const [failed, plain] = toolResultsOf(w.fake.requests[from + 1]);
+    expect(failed).toMatchObject({ tool_use_id: 'toolu_flaky', is_error: true });
+    expect(failed?.content).toMatch(/^\[host\] Tool "internal_error" could not be run: mcp\.server_error: .*the database went away; tried 3 times$/);
+    expect(plain).toEqual({ type: 'tool_result', tool_use_id: 'toolu_plain', content: 'called plain {"x":1}' });
+    expect(lines(flakyLog).filter((l) => l === 'start internal_error')).toHaveLength(3);
+
+    // The fast call is one marker (its final failure: non-retryable, third attempt); `plain` is not fast.
+    const history = await handle.fetchHistory();
+    expect(countsOf(history)).toMatchObject({ localActivities: 1, callToolActivities: 1 });
+    const marker = (history.events ?? []).find((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')?.markerRecordedEventAttributes;
+    expect(marker?.failure?.applicationFailureInfo).toMatchObject({ type: 'mcp.server_error', nonRetryable: true });
+    expect((await handle.query(statusQuery))).toMatchObject({ hostToolErrors: 1 });
+  });
+});
+
+describe('fast tools: the worker dies during a fast call (compiled worker processes)', () => {
+  let fake: FakeMessagesApi;
+  let connection: Connection;
+  const workers: WorkerProcess[] = [];
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-fast-crash-'));
+  const labLog = path.join(dir, 'lab.log');
+  const mcpConfigPath = path.join(dir, 'mcp.json');
+  const taskQueue = `fast-crash-${randomUUID()}`;
+
+  const spawnWorker = async (): Promise<WorkerProcess> => {
+    const worker = await spawnWorkerProcess({ address: temporalAddress(), taskQueue, mcpConfigPath, claudeBaseUrl: fake.url });
+    workers.push(worker);
+    return worker;
+  };
+
+  beforeAll(async () => {
+    fs.writeFileSync(
+      mcpConfigPath,
+      JSON.stringify({
+        mcpServers: {
+          lab: {
+            command: process.execPath,
+            args: ['--import', 'tsx', path.join(REPO_ROOT, 'test/fixtures/lab-server.ts')],
+            env: { LAB_LOG: labLog },
+            cwd: REPO_ROOT,
+            fastTools: ['slow_echo'],
+          },
+        },
+      }),
+    );
+    fake = await startFakeMessagesApi({ mode: 'scripted' });
+    connection = await Connection.connect({ address: temporalAddress() });
+  });
+  afterAll(async () => {
+    for (const worker of workers) await worker.stop();
+    await connection?.close();
+    await fake?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('kill -9 of the worker (and its MCP servers) mid-call: the workflow task times out, a new worker runs the call again, the turn ends with the real result', async () => {
+    const client = new Client({ connection, dataConverter });
+    fake.enqueue(toolUses(toolUse('toolu_fast_crash', 'slow_echo', { text: 'crash', ms: 3000 })), endTurn('done: echo: crash'));
+    let worker = await spawnWorker();
+    const handle = await client.workflow.start(conversationWorkflow, {
+      taskQueue,
+      workflowId: `fast-crash-${randomUUID()}`,
+      // The product's start options for the workflow task timeout (src/client/commands.ts: 10 s).
+      workflowTaskTimeout: '10 seconds',
+      args: [{ options: conversationOptions({}) }],
+    });
+    await handle.signal(userMessageSignal, 'echo crash slowly');
+
+    const deadline = Date.now() + 60_000;
+    while (!lines(labLog).includes('start crash')) {
+      if (Date.now() > deadline) throw new Error('the fast call never started');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    process.kill(-worker.pid, 'SIGKILL');
+    const killedAt = Date.now();
+    expect(await worker.exited).toBeNull();
+    worker = await spawnWorker();
+
+    while (lines(labLog).filter((l) => l === 'start crash').length < 2) {
+      if (Date.now() > deadline + 30_000) throw new Error('the fast call did not run again');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const rerunAfterMs = Date.now() - killedAt;
+    console.log(`kill -9 during a fast call → the call running again on a new worker after ${(rerunAfterMs / 1000).toFixed(1)} s`);
+    // It waits for the workflow task timeout (10 s), not a heartbeat timeout; bounded generously.
+    expect(rerunAfterMs).toBeLessThan(30_000);
+
+    const giveUpAt = Date.now() + 60_000;
+    while ((await handle.query(statusQuery)).turnsCompleted !== 1) {
+      if (Date.now() > giveUpAt) throw new Error('the turn did not complete');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect((await handle.query(statusQuery)).lastTurn).toMatchObject({ status: 'completed', text: 'done: echo: crash', toolCalls: 1 });
+    const messages = await handle.query(messagesQuery);
+    expect(messages[2]).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_fast_crash', content: 'echo: crash' }] });
+    expect(toolResultsOf(fake.requests.at(-1))).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_fast_crash', content: 'echo: crash' }]);
+    // At least once: the killed run never ended, the second did.
+    expect(lines(labLog)).toEqual(['start crash', 'start crash', 'end crash']);
+    const counts = countsOf(await handle.fetchHistory());
+    expect(counts).toMatchObject({ localActivities: 1, callToolActivities: 0 });
+    expect(counts.workflowTaskTimeouts).toBeGreaterThanOrEqual(1);
+  }, 180_000);
+});
