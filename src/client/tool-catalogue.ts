@@ -19,6 +19,8 @@ export interface CatalogueRow {
   description: string;
   /** Tool approval from mcp.json, when not `auto`: `ask` waits for the user, `deny` never runs. */
   approval?: 'ask' | 'deny';
+  /** A fast tool from mcp.json (`fast`, `fastTools`): its calls run as local activities. */
+  fast?: true;
 }
 
 /**
@@ -44,6 +46,7 @@ export async function toolCatalogue(
       mcpName: route.name,
       description: descriptions.get(claudeName) ?? '',
       ...(route.approval !== undefined ? { approval: route.approval } : {}),
+      ...(route.fast === true ? { fast: true as const } : {}),
     }));
   } finally {
     await connections.closeAll();
@@ -73,11 +76,18 @@ export async function conversationToolCatalogue(client: Client, id: string): Pro
       mcpName: route?.name ?? tool.name,
       description: tool.description ?? '',
       ...(route?.approval !== undefined ? { approval: route.approval } : {}),
+      ...(route?.fast === true ? { fast: true as const } : {}),
     };
   });
 }
 
-/** The catalogue as a table: Claude name, server, MCP name (with `(approval: ask)` or `(approval: deny)` after it when not auto). */
+/** What follows a row's MCP name: `(approval: ask)`, `(fast)`, `(approval: ask, fast)`, or nothing. */
+function rowNotes(row: CatalogueRow): string {
+  const notes = [...(row.approval !== undefined ? [`approval: ${row.approval}`] : []), ...(row.fast === true ? ['fast'] : [])];
+  return notes.length > 0 ? `  (${notes.join(', ')})` : '';
+}
+
+/** The catalogue as a table: Claude name, server, MCP name (with `(approval: ask)` or `(approval: deny)` after it when not auto, `(fast)` for a fast tool). */
 export function renderCatalogue(rows: readonly CatalogueRow[]): string {
   if (rows.length === 0) return '(no tools)';
   const widths = [
@@ -85,5 +95,5 @@ export function renderCatalogue(rows: readonly CatalogueRow[]): string {
     Math.max('SERVER'.length, ...rows.map((r) => r.server.length)),
   ] as const;
   const line = (a: string, b: string, c: string): string => `${a.padEnd(widths[0])}  ${b.padEnd(widths[1])}  ${c}`;
-  return [line('CLAUDE NAME', 'SERVER', 'MCP NAME'), ...rows.map((r) => line(r.claudeName, r.server, r.approval !== undefined ? `${r.mcpName}  (approval: ${r.approval})` : r.mcpName))].join('\n');
+  return [line('CLAUDE NAME', 'SERVER', 'MCP NAME'), ...rows.map((r) => line(r.claudeName, r.server, `${r.mcpName}${rowNotes(r)}`))].join('\n');
 }
