@@ -11,6 +11,7 @@
  *   npm run bench                      # the full profile (about 10–15 min on 2 cores), writes docs/BENCHMARKS.md
  *   npm run bench -- --quick           # a fast check (about 3 min), printed only
  *   npm run bench -- --only=rounds,startup [--write]
+ *   npm run bench -- --only=throughput --levels=200:2   # some concurrencies (CONCURRENCY:BATCHES)
  *
  * Progress goes to stderr; the report (Markdown) to stdout, and with the full profile (or --write)
  * into docs/BENCHMARKS.md between its `npm run bench` markers.
@@ -58,6 +59,17 @@ const QUICK: Profile = {
   startup: { repeat: 3 },
   history: { sizes: [20, 40], repeat: 1 },
 };
+
+/** `--levels=200:2,50:1`: the throughput section at these concurrencies, with these batches each. */
+function levelsArg(args: string[]): Array<[number, number]> | undefined {
+  const value = args.find((a) => a.startsWith('--levels='))?.slice('--levels='.length);
+  if (value === undefined) return undefined;
+  return value.split(',').map((pair) => {
+    const [c, b] = pair.split(':').map(Number);
+    if (!Number.isInteger(c) || !Number.isInteger(b ?? 1) || (c ?? 0) < 1) throw new Error(`--levels: "${pair}" is not CONCURRENCY:BATCHES`);
+    return [c as number, b ?? 1];
+  });
+}
 
 function load(): string {
   return os.loadavg().map((l) => l.toFixed(1)).join(' / ');
@@ -128,7 +140,7 @@ async function main(): Promise<void> {
       }
       if (sections.includes('throughput')) {
         const before = load();
-        const levels = await runThroughput(env, { ...profile.throughput, nextTag });
+        const levels = await runThroughput(env, { levels: levelsArg(args) ?? profile.throughput.levels, nextTag });
         loads.push(`throughput ${before} → ${load()}`);
         push(['### 2. Throughput: concurrent conversations on one worker', '', ...throughputReport(levels, env.before?.label)]);
       }

@@ -15,6 +15,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { dataConverter } from '../../src/temporal/data-converter';
 import { findTemporalCli } from '../../src/temporal/find-temporal-cli';
 import { PROGRESS_ATTRIBUTES } from '../../src/workflows/progress-attributes';
+import { freePort } from '../../src/temporal/free-port';
 import { startFakeModel, type FakeModel } from './fake-model';
 import { quietLogger } from '../quiet-logger';
 
@@ -26,6 +27,8 @@ export interface BenchServer {
   label: 'default' | 'eager';
   address: string;
   client: Client;
+  /** The dev server's Prometheus endpoint (requests per operation: `bench/perf/server-requests.ts`). */
+  metricsUrl: string;
 }
 
 export interface PerfEnv {
@@ -64,19 +67,25 @@ export async function startPerfEnv(): Promise<PerfEnv> {
     const cli = findTemporalCli();
     if (!cli) throw new Error('No Temporal CLI found. Run `npm run setup` (builds it once), or set TEMPORAL_CLI_PATH.');
     const server = async (label: BenchServer['label']): Promise<BenchServer> => {
+      const metricsPort = await freePort();
       const env = await TestWorkflowEnvironment.createLocal({
         server: {
           executable: { type: 'existing-path', path: cli.path },
           ip: '127.0.0.1',
           searchAttributes: [...PROGRESS_ATTRIBUTES],
           log: { format: 'pretty', level: 'error' },
-          ...(label === 'eager' ? { extraArgs: ['--dynamic-config-value', EAGER_ACTIVITIES] } : {}),
+          extraArgs: ['--metrics-port', String(metricsPort), ...(label === 'eager' ? ['--dynamic-config-value', EAGER_ACTIVITIES] : [])],
         },
       });
       cleanups.push(() => env.teardown());
       const connection = await Connection.connect({ address: env.address });
       cleanups.push(() => connection.close());
-      return { label, address: env.address, client: new Client({ connection, namespace: 'default', dataConverter }) };
+      return {
+        label,
+        address: env.address,
+        client: new Client({ connection, namespace: 'default', dataConverter }),
+        metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+      };
     };
     const plain = await server('default');
     const eager = await server('eager');

@@ -10,6 +10,7 @@ import { median } from '../median';
 import { scriptedTurn } from '../scripted-turn';
 import { floorConversation, floorSteps, hostConversation, type TurnTiming } from './conversations';
 import type { PerfEnv } from './perf-env';
+import { requestsBetween, serverRequests } from './server-requests';
 import { startWorker, type WorkerProcess } from './worker-process';
 
 export const MODEL_MS = 200;
@@ -28,6 +29,8 @@ export interface BatchResult {
   p95: number;
   cpuSeconds: number;
   failed: number;
+  /** Requests the server took during the batch, by operation, largest first. */
+  requests: Array<[string, number]>;
 }
 
 export interface LevelResult {
@@ -48,6 +51,7 @@ async function batch(env: PerfEnv, kind: Kind, worker: WorkerProcess, taskQueue:
   const { client } = env.servers.eager;
   const steps = floorSteps(MODEL_CALLS, MODEL_MS, TOOL_MS);
   const cpuBefore = worker.cpuSeconds();
+  const requestsBefore = await serverRequests(env.servers.eager.metricsUrl);
   const started = performance.now();
   const one = (): Promise<TurnTiming> => {
     if (kind === 'floor') return floorConversation(client, taskQueue, true, steps);
@@ -61,6 +65,9 @@ async function batch(env: PerfEnv, kind: Kind, worker: WorkerProcess, taskQueue:
   };
   const settled = await Promise.allSettled(Array.from({ length: concurrency }, one));
   const wallMs = performance.now() - started;
+  // The counter lags a little behind the last answer: the end signals and completions settle first.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const requests = requestsBetween(requestsBefore, await serverRequests(env.servers.eager.metricsUrl));
   const turns = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value.turnMs] : []));
   const failed = settled.filter((s) => s.status === 'rejected');
   if (failed[0]?.status === 'rejected') process.stderr.write(`  ${kind} ×${concurrency}: ${failed.length} failed, e.g. ${String(failed[0].reason)}\n`);
@@ -72,6 +79,7 @@ async function batch(env: PerfEnv, kind: Kind, worker: WorkerProcess, taskQueue:
     p95: turns.length ? percentile(turns, 0.95) : NaN,
     cpuSeconds: worker.cpuSeconds() - cpuBefore,
     failed: failed.length,
+    requests,
   };
 }
 
@@ -112,7 +120,8 @@ export async function runThroughput(env: PerfEnv, options: { levels: ReadonlyArr
           batches.push(result);
           process.stderr.write(
             `  throughput ×${concurrency} ${r + 1}/${repeat} ${kind.padEnd(5)} ${(result.wallMs / 1000).toFixed(1)} s, ` +
-              `p50 ${(result.p50 / 1000).toFixed(2)} s, p95 ${(result.p95 / 1000).toFixed(2)} s, cpu ${result.cpuSeconds.toFixed(1)} s\n`,
+              `p50 ${(result.p50 / 1000).toFixed(2)} s, p95 ${(result.p95 / 1000).toFixed(2)} s, cpu ${result.cpuSeconds.toFixed(1)} s; ` +
+              `server requests per conversation: ${result.requests.map(([op, n]) => `${op} ${(n / concurrency).toFixed(1)}`).join(', ')}\n`,
           );
         }
       }
@@ -140,10 +149,11 @@ export function throughputReport(levels: readonly LevelResult[], beforeLabel?: s
       'then ended; all C started at once, on one worker; eager dispatch on (server and SDK). Each cell is the median over its batches ' +
       `(${levels.map((l) => `C = ${l.concurrency}: ${l.repeat}`).join(', ')}; p50 and p95 are taken over a batch's C turns); ` +
       'turn latency = start of the turn (update-with-start) to its answer, over the ideal. RSS per conversation: ' +
-      '(peak RSS at C − peak RSS at C = 1) / (C − 1), each level on a fresh worker.',
+      '(peak RSS at C − peak RSS at C = 1) / (C − 1), each level on a fresh worker. Server requests: what the dev server\'s ' +
+      'frontend counted during the batch (its `service_requests` metric, every operation, long polls included), per conversation.',
     '',
-    '| C | design | conversations/min | turn p50 / ideal | turn p95 / ideal | worker CPU (cores) | CPU ms / conversation | peak RSS | RSS / conversation over C = 1 | host p95 / floor p95 |',
-    '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| C | design | conversations/min | turn p50 / ideal | turn p95 / ideal | worker CPU (cores) | CPU ms / conversation | peak RSS | RSS / conversation over C = 1 | server requests / conversation | host p95 / floor p95 |',
+    '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const single = levels.find((level) => level.concurrency === 1);
   for (const level of levels) {
@@ -160,8 +170,19 @@ export function throughputReport(levels: readonly LevelResult[], beforeLabel?: s
           `${(m((b) => b.p50) / IDEAL_TURN_MS).toFixed(2)}× | ${(m((b) => b.p95) / IDEAL_TURN_MS).toFixed(2)}× | ` +
           `${m((b) => b.cpuSeconds / (b.wallMs / 1000)).toFixed(2)} | ${m((b) => (b.cpuSeconds * 1000) / b.concurrency).toFixed(0)} | ` +
           `${mem ? `${(mem.peak / MB).toFixed(0)} MB` : '—'} | ${perConversation(mem, single?.memory.get(kind), level.concurrency)} | ` +
+          `${m((b) => b.requests.reduce((sum, [, n]) => sum + n, 0) / b.concurrency).toFixed(1)} | ` +
           `${kind !== 'floor' && p95.get('floor') ? `**${((p95.get(kind) ?? 0) / (p95.get('floor') ?? 1)).toFixed(2)}×**` : ''} |`,
       );
+    }
+  }
+  const largest = levels.at(-1);
+  if (largest) {
+    lines.push('', `Server requests per conversation by operation at C = ${largest.concurrency} (first batch of each design):`, '');
+    for (const kind of ['floor', 'host', 'before'] as const) {
+      const first = largest.batches.find((b) => b.kind === kind);
+      if (!first) continue;
+      const name = kind === 'before' ? `host at ${beforeLabel ?? 'before'}` : kind;
+      lines.push(`- ${name}: ${first.requests.map(([op, n]) => `${op} ${(n / first.concurrency).toFixed(1)}`).join(', ')}`);
     }
   }
   return lines;
