@@ -8,7 +8,7 @@ import { median } from '../../bench/median';
 import { faultResult } from '../report/fault-result';
 import type { ChaosScenario } from '../scenario';
 import { startScenarioRig } from '../support/scenario-rig';
-import { describeWorkflowTasks, total } from '../support/under-faults';
+import { describeWorkflowTasks, total, workflowTaskTimeouts } from '../support/under-faults';
 
 /** The worker's peak resident memory may not exceed this: a leak or a per-conversation blow-up shows here. */
 const PEAK_RSS_LIMIT_MIB = 1536;
@@ -50,7 +50,7 @@ export const load: ChaosScenario = {
     result.details.push(
       `${count} conversations, ${turns} turns, ${total(verdicts, (v) => v.facts.toolCalls.size)} tool calls in ${seconds.toFixed(0)} s; ` +
         `turn latency median ${(median(latencies) / 1000).toFixed(1)} s, max ${(Math.max(...latencies) / 1000).toFixed(1)} s; ` +
-        `history: ${total(verdicts, (v) => v.facts.workflowTaskTimeouts)} workflow task timeouts, ${total(verdicts, (v) => v.facts.activityRetries)} activity retries`,
+        `history: ${workflowTaskTimeouts(verdicts)}, ${total(verdicts, (v) => v.facts.activityRetries)} activity retries`,
       describeWorkflowTasks(verdicts),
       `worker RSS: ${baseline.toFixed(0)} MiB idle, peak ${peak.toFixed(0)} MiB (${((peak - baseline) / count).toFixed(2)} MiB per conversation over idle); bound ${PEAK_RSS_LIMIT_MIB} MiB`,
     );

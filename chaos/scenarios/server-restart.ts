@@ -10,7 +10,7 @@ import type { ChaosScenario } from '../scenario';
 import type { FaultMoment } from '../support/fault-impact';
 import { pauseWithin } from '../support/pause';
 import { startScenarioRig } from '../support/scenario-rig';
-import { total, workloadUnderFaults } from '../support/under-faults';
+import { total, workflowTaskTimeouts, workloadUnderFaults } from '../support/under-faults';
 
 /** Scenario 2. */
 export const serverRestart: ChaosScenario = {
@@ -45,7 +45,7 @@ export const serverRestart: ChaosScenario = {
     );
     result.details.push(
       `${verdicts.filter((v) => v.conversation.turns.length >= 2).length} turns sent by \`mcp-host send\` processes, the others by ConversationClient; ` +
-        `history: ${total(verdicts, (v) => v.facts.activityRetries)} activity retries, ${total(verdicts, (v) => v.facts.workflowTaskTimeouts)} workflow task timeouts`,
+        `history: ${total(verdicts, (v) => v.facts.activityRetries)} activity retries, ${workflowTaskTimeouts(verdicts)}`,
     );
     return [result];
   },

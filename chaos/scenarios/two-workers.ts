@@ -10,7 +10,7 @@ import { pauseWithin } from '../support/pause';
 import { identityPid } from '../support/run-histories';
 import { startScenarioRig } from '../support/scenario-rig';
 import { unfinishedCalls } from '../support/tool-log';
-import { total, workloadUnderFaults } from '../support/under-faults';
+import { total, workflowTaskTimeouts, workloadUnderFaults } from '../support/under-faults';
 
 /** Scenario 3. */
 export const twoWorkers: ChaosScenario = {
@@ -40,7 +40,7 @@ export const twoWorkers: ChaosScenario = {
       });
       result.details.push(
         `run ${run + 1}: ${verdicts.length} conversations, ${total(verdicts, (v) => v.conversation.turns.length)} turns; ` +
-          `history: ${total(verdicts, (v) => v.facts.activityRetries)} activity retries, ${total(verdicts, (v) => v.facts.workflowTaskTimeouts)} workflow task timeouts`,
+          `history: ${total(verdicts, (v) => v.facts.activityRetries)} activity retries, ${workflowTaskTimeouts(verdicts)}`,
       );
     }
     return [result];

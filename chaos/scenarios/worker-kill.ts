@@ -13,7 +13,7 @@ import { KILL_AIMS, waitForAim, type KillAim } from '../support/kill-aims';
 import { pauseWithin } from '../support/pause';
 import { identityPid } from '../support/run-histories';
 import { startScenarioRig } from '../support/scenario-rig';
-import { describeWorkflowTasks, total, workloadUnderFaults } from '../support/under-faults';
+import { describeWorkflowTasks, total, workflowTaskTimeouts, workloadUnderFaults } from '../support/under-faults';
 
 /** How long a kill waits for its aimed moment before it fires anyway. */
 const AIM_TIMEOUT_MS = 5000;
@@ -50,7 +50,7 @@ async function runCadence(context: ScenarioContext, cadence: KillCadence): Promi
   result.details.unshift(`${aims.length} kills aimed at ${count(aims.map((a) => a.aim))}; the aimed moment was seen before ${aims.filter((a) => a.seen).length} of them`);
   result.details.push(
     `${total(verdicts, (v) => v.conversation.turns.length)} turns; history: ${total(verdicts, (v) => v.facts.activityRetries)} activity retries, ` +
-      `${total(verdicts, (v) => v.facts.workflowTaskTimeouts)} workflow task timeouts, ${total(verdicts, (v) => v.facts.continuedAsNew)} continue-as-new`,
+      `${workflowTaskTimeouts(verdicts)}, ${total(verdicts, (v) => v.facts.continuedAsNew)} continue-as-new`,
     describeWorkflowTasks(verdicts),
     ...(starts.length > 0 ? [`worker restart (spawn to polling): median ${(median(starts) / 1000).toFixed(1)} s, max ${(Math.max(...starts) / 1000).toFixed(1)} s`] : []),
   );

@@ -5,6 +5,7 @@
  * a Claude call, a tool call, a workflow task or a continue-as-new — so a kill's moment can be
  * placed and the conversation's recovery measured.
  */
+import { temporal } from '@temporalio/proto';
 import type { CompletedTask } from './fault-impact';
 import { eventTime, firstPayloadValue, type HistoryEvent } from './run-histories';
 
@@ -41,6 +42,8 @@ export interface HistoryFacts {
   /** Activity attempts beyond the first (from the started events' attempt numbers). */
   activityRetries: number;
   workflowTaskTimeouts: number;
+  /** Of those, tasks that timed out waiting on a worker's sticky queue (schedule-to-start); the rest timed out running. */
+  stickyQueueTimeouts: number;
   /**
    * Per update argument (the turn's text): times accepted in all, the most in one run, and when
    * first. Temporal deduplicates an update id within a run only; a send repeated after a
@@ -73,6 +76,7 @@ export async function historyFacts(runs: readonly HistoryEvent[][]): Promise<His
     claudeCompleted: 0,
     activityRetries: 0,
     workflowTaskTimeouts: 0,
+    stickyQueueTimeouts: 0,
     updatesAccepted: new Map(),
     updatesCompleted: 0,
     continuedAsNew: 0,
@@ -135,7 +139,10 @@ export async function historyFacts(runs: readonly HistoryEvent[][]): Promise<His
         if (from !== undefined) facts.intervals.push({ kind: 'workflow task', from, to: at });
         workflowTasks.delete(String(closedTask.scheduledEventId));
       }
-      if (event.workflowTaskTimedOutEventAttributes) facts.workflowTaskTimeouts += 1;
+      if (event.workflowTaskTimedOutEventAttributes) {
+        facts.workflowTaskTimeouts += 1;
+        if (event.workflowTaskTimedOutEventAttributes.timeoutType === temporal.api.enums.v1.TimeoutType.TIMEOUT_TYPE_SCHEDULE_TO_START) facts.stickyQueueTimeouts += 1;
+      }
       if (event.workflowTaskCompletedEventAttributes) {
         const startedAt = workflowTasksStarted.get(String(event.workflowTaskCompletedEventAttributes.scheduledEventId));
         if (startedAt !== undefined) facts.workflowTaskRunMs.push(at - startedAt);

@@ -37,6 +37,13 @@ export async function workloadUnderFaults(
 }
 
 /** Sums a figure over the verdicts (e.g. activity retries). */
+/** `N workflow task timeouts (S waiting on a sticky queue, R running)`, from the histories. */
+export function workflowTaskTimeouts(verdicts: readonly ConversationVerdict[]): string {
+  const all = total(verdicts, (v) => v.facts.workflowTaskTimeouts);
+  const sticky = total(verdicts, (v) => v.facts.stickyQueueTimeouts);
+  return `${all} workflow task timeouts (${sticky} waiting on a sticky queue, ${all - sticky} running)`;
+}
+
 export function total(verdicts: readonly ConversationVerdict[], pick: (verdict: ConversationVerdict) => number): number {
   return verdicts.reduce((n, verdict) => n + pick(verdict), 0);
 }
