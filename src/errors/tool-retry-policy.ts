@@ -45,7 +45,9 @@
  *   until the call ends, so when the worker dies mid-call, the workflow task times out (10 s,
  *   src/client/commands.ts), another worker replays the history and runs the call again from its
  *   first attempt (the failures counted on the lost worker are forgotten with it). The call runs at
- *   least once, and a tool not marked idempotent may run twice, as a regular call lost mid-call.
+ *   least once, and a tool not marked idempotent may run twice, as a regular call lost mid-call. A
+ *   worker stopping gracefully finishes a running fast call and records it before it exits; one
+ *   that outlasts the shutdown grace time (10 s) is lost with the worker in the same way.
  * - **While a fast call runs, the workflow task stays open**: queries, updates and signals (status,
  *   approvals, a cancelled turn) wait for the call to end (test/integration/fast-tools.test.ts
  *   measures a status query), and a call longer than the task timeout is kept alive by the SDK's

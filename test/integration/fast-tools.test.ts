@@ -162,14 +162,14 @@ describe('fast tools: calls as local activities (in-process worker)', () => {
   });
 });
 
-describe('fast tools: the worker dies during a fast call (compiled worker processes)', () => {
+describe('fast tools: the worker dies or stops during a fast call (compiled worker processes)', () => {
   let fake: FakeMessagesApi;
   let connection: Connection;
   const workers: WorkerProcess[] = [];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-fast-crash-'));
   const labLog = path.join(dir, 'lab.log');
   const mcpConfigPath = path.join(dir, 'mcp.json');
-  const taskQueue = `fast-crash-${randomUUID()}`;
+  let taskQueue = `fast-crash-${randomUUID()}`;
 
   const spawnWorker = async (): Promise<WorkerProcess> => {
     const worker = await spawnWorkerProcess({ address: temporalAddress(), taskQueue, mcpConfigPath, claudeBaseUrl: fake.url });
@@ -249,4 +249,34 @@ describe('fast tools: the worker dies during a fast call (compiled worker proces
     expect(counts).toMatchObject({ localActivities: 1, callToolActivities: 0 });
     expect(counts.workflowTaskTimeouts).toBeGreaterThanOrEqual(1);
   }, 180_000);
+
+  test('a graceful stop (SIGTERM) during a short fast call: the worker finishes the call and records it before it exits; the tool runs once', async () => {
+    const client = new Client({ connection, dataConverter });
+    taskQueue = `fast-stop-${randomUUID()}`;
+    fake.enqueue(toolUses(toolUse('toolu_fast_stop', 'slow_echo', { text: 'stop', ms: 3000 })), endTurn('done: echo: stop'));
+    const worker = await spawnWorker();
+    const handle = await client.workflow.start(conversationWorkflow, {
+      taskQueue,
+      workflowId: `fast-stop-${randomUUID()}`,
+      workflowTaskTimeout: '10 seconds',
+      args: [{ options: conversationOptions({}) }],
+    });
+    await handle.signal(userMessageSignal, 'echo stop slowly');
+    const deadline = Date.now() + 60_000;
+    while (!lines(labLog).includes('start stop')) {
+      if (Date.now() > deadline) throw new Error('the fast call never started');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const stopping = worker.stop();
+    await spawnWorker();
+    await stopping;
+    const giveUpAt = Date.now() + 60_000;
+    while ((await handle.query(statusQuery)).turnsCompleted !== 1) {
+      if (Date.now() > giveUpAt) throw new Error('the turn did not complete');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect((await handle.query(statusQuery)).lastTurn).toMatchObject({ status: 'completed', text: 'done: echo: stop', toolCalls: 1 });
+    expect(lines(labLog).filter((l) => l.endsWith(' stop'))).toEqual(['start stop', 'end stop']);
+    expect(countsOf(await handle.fetchHistory())).toMatchObject({ localActivities: 1, callToolActivities: 0, workflowTaskTimeouts: 0 });
+  }, 120_000);
 });
