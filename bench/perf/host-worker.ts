@@ -4,7 +4,8 @@
  * the fake model and one stdio MCP server, `bench/fixtures/station-server.ts`.
  * Env: BENCH_ADDRESS, BENCH_TASK_QUEUE, BENCH_BUNDLE, BENCH_CLAUDE_URL, BENCH_TOOL_MS (the tool's
  * own latency), BENCH_SRC_ROOT (another tree whose src/ is measured, e.g. a worktree of an earlier
- * commit: its worker and activities; default this tree). Prints "ready" once it polls; SIGTERM stops it.
+ * commit: its worker and activities; default this tree), BENCH_FAST_TOOLS=1 (the server is marked
+ * `fast`: its calls run as local activities). Prints "ready" once it polls; SIGTERM stops it.
  */
 import * as path from 'node:path';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
           args: ['--import', 'tsx', path.join(REPO_ROOT, 'bench/fixtures/station-server.ts')],
           env: { STATION_DELAY_MS: process.env.BENCH_TOOL_MS ?? '0' },
           cwd: REPO_ROOT,
+          ...(process.env.BENCH_FAST_TOOLS === '1' ? { fast: true } : {}),
         },
       },
     },

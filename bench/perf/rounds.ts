@@ -1,7 +1,8 @@
 /**
  * Section 1, ms per round, side by side in one run: the plain loop, Temporal's floor (the same
- * activities, empty) on the default server and with eager activity dispatch, and the host on both
- * servers. A round is one model call and one tool call; a turn of R model calls is R rounds (the
+ * activities, empty) on the default server and with eager activity dispatch, the host on both
+ * servers, and the host with its tool marked fast (a local activity) on the eager server. A round
+ * is one model call and one tool call; a turn of R model calls is R rounds (the
  * last without its tool call) plus the turn's tool listing. Zero model and tool latency: what is
  * measured is what each design adds. The designs take turns in a rotating order, so the machine's
  * load falls on all of them alike.
@@ -15,7 +16,7 @@ import type { PerfEnv } from './perf-env';
 import { startPlainLoop } from './plain-loop';
 import { startWorker, type WorkerProcess } from './worker-process';
 
-export type RoundDesign = 'plain' | 'floor' | 'floor-eager' | 'host' | 'host-eager' | 'before' | 'before-eager';
+export type RoundDesign = 'plain' | 'floor' | 'floor-eager' | 'host' | 'host-eager' | 'host-fast-eager' | 'before' | 'before-eager';
 
 export const ROUND_LABEL: Record<RoundDesign, string> = {
   plain: 'plain loop (no Temporal)',
@@ -23,6 +24,7 @@ export const ROUND_LABEL: Record<RoundDesign, string> = {
   'floor-eager': 'floor, eager dispatch',
   host: 'host',
   'host-eager': 'host, eager dispatch',
+  'host-fast-eager': 'host, fast tool (local activity), eager dispatch',
   before: 'host before (BENCH_BEFORE_ROOT)',
   'before-eager': 'host before, eager dispatch',
 };
@@ -43,6 +45,7 @@ export async function runRounds(env: PerfEnv, options: { modelCalls: number; rep
   const queues = {
     plain: `perf-host-${randomUUID()}`,
     eager: `perf-host-eager-${randomUUID()}`,
+    fastEager: `perf-host-fast-eager-${randomUUID()}`,
     floor: `perf-floor-${randomUUID()}`,
     floorEager: `perf-floor-eager-${randomUUID()}`,
     before: `perf-before-${randomUUID()}`,
@@ -57,6 +60,8 @@ export async function runRounds(env: PerfEnv, options: { modelCalls: number; rep
       ...(await Promise.all([
         startWorker({ kind: 'host', address: plainServer.address, taskQueue: queues.plain, bundlePath: env.hostBundle, claudeUrl: env.model.url, ...(env.hostRoot ? { srcRoot: env.hostRoot } : {}) }),
         startWorker({ kind: 'host', address: eagerServer.address, taskQueue: queues.eager, bundlePath: env.hostBundle, claudeUrl: env.model.url, ...(env.hostRoot ? { srcRoot: env.hostRoot } : {}) }),
+        // The same host with its MCP server marked fast (mcp.json `fast: true`): tool calls as local activities.
+        startWorker({ kind: 'host', address: eagerServer.address, taskQueue: queues.fastEager, bundlePath: env.hostBundle, claudeUrl: env.model.url, fastTools: true, ...(env.hostRoot ? { srcRoot: env.hostRoot } : {}) }),
         startWorker({ kind: 'floor', address: plainServer.address, taskQueue: queues.floor, bundlePath: env.floorBundle }),
         startWorker({ kind: 'floor', address: eagerServer.address, taskQueue: queues.floorEager, bundlePath: env.floorBundle }),
         ...(before
@@ -86,17 +91,19 @@ export async function runRounds(env: PerfEnv, options: { modelCalls: number; rep
         }
         case 'host':
         case 'host-eager':
+        case 'host-fast-eager':
         case 'before':
         case 'before-eager': {
           const eager = design.endsWith('eager');
-          const queue = design.startsWith('before') ? (eager ? queues.beforeEager : queues.before) : eager ? queues.eager : queues.plain;
+          const queue =
+            design === 'host-fast-eager' ? queues.fastEager : design.startsWith('before') ? (eager ? queues.beforeEager : queues.before) : eager ? queues.eager : queues.plain;
           const t = await hostConversation((eager ? eagerServer : plainServer).client, queue, env.model, tag,
             responder(scriptedTurn(modelCalls)), { modelMs: 0, maxIterations: modelCalls });
           return { ms: t.turnMs, workflowId: t.workflowId };
         }
       }
     };
-    const designs: RoundDesign[] = ['plain', 'floor', 'floor-eager', 'host', 'host-eager', ...(before ? (['before', 'before-eager'] as const) : [])];
+    const designs: RoundDesign[] = ['plain', 'floor', 'floor-eager', 'host', 'host-eager', 'host-fast-eager', ...(before ? (['before', 'before-eager'] as const) : [])];
     // One unmeasured turn each first: connections, JIT, the MCP server's start.
     for (const design of designs) await run(design);
     const perRound = new Map<RoundDesign, number[]>(designs.map((d) => [d, []]));

@@ -23,6 +23,8 @@ export interface WorkerSpec {
   toolMs?: number;
   /** The tree whose src/ the host worker runs (default this one). */
   srcRoot?: string;
+  /** The host's MCP server is marked `fast: true`: its tool calls run as local activities. */
+  fastTools?: boolean;
 }
 
 /** A running worker process. */
@@ -66,6 +68,7 @@ export async function startWorker(spec: WorkerSpec): Promise<WorkerProcess> {
       BENCH_CLAUDE_URL: spec.claudeUrl ?? '',
       BENCH_TOOL_MS: String(spec.toolMs ?? 0),
       BENCH_SRC_ROOT: spec.srcRoot ?? '',
+      BENCH_FAST_TOOLS: spec.fastTools === true ? '1' : '',
     },
   });
   let stderr = '';
