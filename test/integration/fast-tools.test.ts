@@ -5,10 +5,12 @@
  *
  * - In-process worker: a fast server and the same program not fast, side by side: the same
  *   conversation costs one workflow task less per tool round when the tool is fast, its result is
- *   a local-activity marker and no callTool activity is scheduled; a fast tool failing retryably
- *   spends the same attempt budget (3) and reaches Claude as the same `is_error` result.
+ *   a local-activity marker and no callTool activity is scheduled; a query waits for a running fast
+ *   call; approval (`ask`) works before a fast call; a fast tool failing retryably spends the same
+ *   attempt budget (3) and reaches Claude as the same `is_error` result.
  * - Compiled worker processes: the worker running a fast call is killed with its MCP servers; the
  *   workflow task times out, a new worker runs the call again and the turn ends with its real result.
+ *   A worker stopped gracefully finishes a short fast call before it exits.
  */
 import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
@@ -22,7 +24,7 @@ import { conversationOptions } from '../../src/client/conversation-options';
 import type { ContentBlockParam } from '../../src/conversation/types';
 import { dataConverter } from '../../src/temporal/data-converter';
 import { conversationWorkflow } from '../../src/workflows';
-import { messagesQuery, sendMessageUpdate, statusQuery, userMessageSignal } from '../../src/workflows/definitions';
+import { approveToolCallsUpdate, messagesQuery, sendMessageUpdate, statusQuery, userMessageSignal } from '../../src/workflows/definitions';
 import { scenarioServer } from '../fixtures/reference-servers';
 import { blocksOf, messagesOf, startConversation } from '../support/loop-helpers';
 import { REPO_ROOT, tsServer } from '../support/repo';
@@ -67,6 +69,7 @@ describe('fast tools: calls as local activities (in-process worker)', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-fast-'));
   const fastLog = path.join(dir, 'fast.log');
   const flakyLog = path.join(dir, 'flaky.log');
+  const guardedLog = path.join(dir, 'guarded.log');
   let w: TestWorker;
 
   beforeAll(async () => {
@@ -76,6 +79,8 @@ describe('fast tools: calls as local activities (in-process worker)', () => {
         tsServer('lab', 'test/fixtures/lab-server.ts'),
         // Only `internal_error` is fast here: the tool fails with JSON-RPC -32603 (retryable) every time.
         scenarioServer('flaky', { SCENARIO_TOOLS: 'internal_error|plain', SCENARIO_LOG: flakyLog }, { fastTools: ['internal_error'] }),
+        // Fast and approval: ask: the call waits for its decision, then runs as a local activity.
+        scenarioServer('guarded', { SCENARIO_TOOLS: 'guarded_op', SCENARIO_LOG: guardedLog }, { fast: true, approval: 'ask' }),
       ],
     });
   });
@@ -138,6 +143,25 @@ describe('fast tools: calls as local activities (in-process worker)', () => {
     expect(status.state).toBe('running');
     expect(lines(fastLog)).toContain('end hold');
     expect(await turn).toMatchObject({ status: 'completed', text: 'echo: hold' });
+  });
+
+  test('approval is unchanged before a fast call: an ask call waits, runs once approved, as a local activity', async () => {
+    const from = w.fake.requests.length;
+    w.fake.enqueue(toolUses(toolUse('toolu_guarded', 'guarded_op', { n: 1 })), endTurn('approved and done'));
+    const handle = await startConversation(w, {}, 'fast-approval');
+    const turn = handle.executeUpdate(sendMessageUpdate, { args: ['do the guarded thing'] });
+    const deadline = Date.now() + 30_000;
+    while ((await handle.query(statusQuery)).pendingApprovals.length === 0) {
+      if (Date.now() > deadline) throw new Error('the call never waited for approval');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect((await handle.query(statusQuery)).pendingApprovals.map((p) => p.toolUseId)).toEqual(['toolu_guarded']);
+    expect(lines(guardedLog)).not.toContain('start guarded_op');
+    await handle.executeUpdate(approveToolCallsUpdate, { args: [{ toolUseIds: ['toolu_guarded'] }] });
+    expect(await turn).toMatchObject({ status: 'completed', text: 'approved and done', toolCalls: 1 });
+    expect(toolResultsOf(w.fake.requests[from + 1])).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_guarded', content: 'called guarded_op {"n":1}' }]);
+    expect(lines(guardedLog).filter((l) => l === 'start guarded_op')).toHaveLength(1);
+    expect(countsOf(await handle.fetchHistory())).toMatchObject({ localActivities: 1, callToolActivities: 0 });
   });
 
   test('a fast tool failing retryably is tried 3 times (its budget), then Claude gets the same is_error result', async () => {
