@@ -169,6 +169,8 @@ describe('recorded workflow histories', () => {
     const events = history.events ?? [];
     const markers = events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
     expect(markers).toHaveLength(1);
+    // The Web UI's summary, as a regular call's: the marker carries it as user metadata.
+    expect(JSON.parse(Buffer.from(markers[0]?.userMetadata?.summary?.data ?? new Uint8Array()).toString('utf8'))).toBe('add {"a":1,"b":2} · lab');
     const toolUseIds = (payloads: Array<{ data?: Uint8Array | null }>): string[] =>
       payloads.map((p) => (JSON.parse(Buffer.from(p.data ?? new Uint8Array()).toString('utf8')) as { toolUseId: string }).toolUseId);
     const scheduledTools = events.flatMap((e) => {
