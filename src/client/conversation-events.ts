@@ -6,11 +6,14 @@
  */
 import type { TurnResult } from '../conversation/types';
 
-/** A tool call was scheduled (the workflow asked for it). */
+/**
+ * A tool call was scheduled (the workflow asked for it). A fast tool's call (a local activity) is
+ * recorded only when it has ended: its start and end then come together.
+ */
 export interface ToolStartedEvent {
   type: 'tool_started';
   callId: string;
-  /** The `tool_use` it answers. */
+  /** The `tool_use` it answers (empty for a fast call whose arguments were too long to match it by). */
   toolUseId: string;
   server: string;
   /** The MCP tool name. */

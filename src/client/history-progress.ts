@@ -16,6 +16,22 @@ type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 /** An error result's text shown in a progress line, at most this long. */
 const ERROR_TEXT_CHARS = 200;
+/** The marker a local activity's end is recorded as (a fast tool's call). */
+const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
+
+/** The fields of a local-activity marker's `data` detail this reads (written by the SDK's core). */
+interface LocalActivityMarkerData {
+  activity_type?: string;
+  original_schedule_time?: { seconds?: number; nanos?: number } | null;
+  complete_time?: { seconds?: number; nanos?: number } | null;
+}
+
+/** A `tool_use` of the latest Claude reply, to name the fast call that answers it. */
+interface ReplyToolUse {
+  id: string;
+  input: string;
+  claimed: boolean;
+}
 
 interface Scheduled {
   callId: string;
@@ -24,6 +40,32 @@ interface Scheduled {
   tool?: { toolUseId: string; server: string; tool: string };
   /** The event its scheduling showed. */
   started?: ConversationEvent;
+}
+
+function timestampMillis(time: { seconds?: number; nanos?: number } | null | undefined): number | undefined {
+  if (!time) return undefined;
+  return Number(time.seconds ?? 0) * 1000 + Math.floor((time.nanos ?? 0) / 1e6);
+}
+
+/**
+ * A fast call's summary (`src/workflows/progress-text.ts`: `TOOL ARGUMENTS · SERVER`) read back:
+ * a local activity's marker does not record the call's input, its summary does. The arguments
+ * are undefined when they were clipped.
+ */
+function parseToolSummary(summary: string): { tool: string; server: string; arguments?: Record<string, unknown>; argumentsText: string } {
+  const at = summary.lastIndexOf(' · ');
+  const server = at >= 0 ? summary.slice(at + 3) : '';
+  const call = at >= 0 ? summary.slice(0, at) : summary;
+  const space = call.indexOf(' ');
+  const tool = space >= 0 ? call.slice(0, space) : call;
+  const argumentsText = space >= 0 ? call.slice(space + 1) : '';
+  try {
+    const parsed: unknown = JSON.parse(argumentsText);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return { tool, server, arguments: parsed as Record<string, unknown>, argumentsText };
+  } catch {
+    // clipped: shown without arguments
+  }
+  return { tool, server, argumentsText };
 }
 
 function millis(event: HistoryEvent): number {
@@ -53,6 +95,7 @@ function cut(text: string, chars: number): string {
 export class HistoryProgress {
   private readonly scheduled = new Map<string, Scheduled>();
   private readonly updates = new Map<string, string>();
+  private replyToolUses: ReplyToolUse[] = [];
 
   constructor(
     private readonly client: Client,
@@ -72,6 +115,8 @@ export class HistoryProgress {
     const id = String(event.eventId ?? '');
     const scheduled = event.activityTaskScheduledEventAttributes;
     if (scheduled) return this.onScheduled(id, event, scheduled);
+    const marker = event.markerRecordedEventAttributes;
+    if (marker?.markerName === LOCAL_ACTIVITY_MARKER) return live ? this.onLocalActivity(id, event, marker) : [];
     const ended =
       event.activityTaskCompletedEventAttributes ??
       event.activityTaskFailedEventAttributes ??
@@ -143,6 +188,9 @@ export class HistoryProgress {
     if (call.kind === 'claude') {
       const reply = result ? ((await decodeFirst(this.client, result)) as ClaudeReply | undefined) : undefined;
       const text = replyText(reply);
+      this.replyToolUses = Array.isArray(reply?.content)
+        ? reply.content.flatMap((block) => (block.type === 'tool_use' ? [{ id: block.id, input: JSON.stringify(block.input), claimed: false }] : []))
+        : [];
       return [
         {
           type: 'claude_finished',
@@ -155,5 +203,33 @@ export class HistoryProgress {
       ];
     }
     return [];
+  }
+
+  /**
+   * A fast tool's call (a local activity) shows only when it has ended, as one marker: its start and
+   * its end at once, read from the marker (times, result or failure) and its summary (tool, server,
+   * arguments). Its `tool_use` id is that of the latest reply's `tool_use` with the same arguments
+   * (empty when they were clipped from the summary).
+   */
+  private async onLocalActivity(id: string, event: HistoryEvent, marker: temporal.api.history.v1.IMarkerRecordedEventAttributes): Promise<ConversationEvent[]> {
+    const data = (await decodeFirst(this.client, marker.details?.data?.payloads)) as LocalActivityMarkerData | undefined;
+    if (data?.activity_type !== 'callTool') return [];
+    const summary = await decodeFirst(this.client, event.userMetadata?.summary ? [event.userMetadata.summary] : undefined);
+    const call = parseToolSummary(typeof summary === 'string' ? summary : '(unreadable)');
+    const use = this.replyToolUses.find((u) => !u.claimed && u.input === call.argumentsText);
+    if (use) use.claimed = true;
+    const tool = { toolUseId: use?.id ?? '', server: call.server, tool: call.tool };
+    const end = timestampMillis(data.complete_time) ?? millis(event);
+    const start = timestampMillis(data.original_schedule_time) ?? end;
+    const callId = `${this.runId}/${id}`;
+    let error = marker.failure ? ((await failureMessage(this.client, marker.failure)) ?? 'failed') : undefined;
+    if (error === undefined) {
+      const output = (await decodeFirst(this.client, marker.details?.result?.payloads)) as ToolCallOutput | undefined;
+      if (output?.isError === true) error = cut(resultText(output.content), ERROR_TEXT_CHARS) || 'is_error';
+    }
+    return [
+      { type: 'tool_started', callId, ...tool, ...(call.arguments !== undefined ? { arguments: call.arguments } : {}), at: new Date(start) },
+      { type: 'tool_finished', callId, ...tool, durationMs: Math.max(0, end - start), ...(error !== undefined ? { error } : {}) },
+    ];
   }
 }
