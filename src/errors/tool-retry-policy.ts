@@ -33,26 +33,28 @@
  * one activity dispatch and one workflow task per call. What changes, and what does not:
  * - **The tool's own failures: the same budget, classification and end.** A local activity has no
  *   heartbeats (SDK 1.24: `heartbeat()` does nothing in one), so the count is the attempt number:
- *   every earlier attempt of a local activity ran on this worker and failed. The same
- *   {@link decideToolFailure} decides each failure (3 attempts, 6 for an idempotent or read-only
- *   tool, the same backoff, a tool that may have run not run again unless idempotent); the one that
- *   spends the budget fails non-retryable and Claude gets the same `is_error` result.
+ *   every earlier attempt of a local activity ran on this worker and failed (a worker-side failure,
+ *   `mcp.shutting_down`, counts too here; rare: the connections close after the worker stopped).
+ *   The same {@link decideToolFailure} decides each failure (3 attempts, 6 for an idempotent or
+ *   read-only tool, the same backoff, a tool that may have run not run again unless idempotent);
+ *   the one that spends the budget fails non-retryable and Claude gets the same `is_error` result.
  *   {@link fastToolCallRetryPolicy} also caps the attempts at the budget, so nothing else (the
- *   start-to-close timeout, which on a local activity is never a lost worker) retries beyond it. The
- *   backoff (at most 20 s) stays below the local retry threshold (1 minute), so retries wait inside
- *   the worker, never as a workflow timer.
+ *   start-to-close timeout, which on a local activity is never a lost worker) retries beyond it.
+ *   The backoff (at most 20 s) stays below the local retry threshold (1 minute), so retries wait
+ *   inside the worker, never as a workflow timer.
  * - **A lost worker costs a workflow task timeout, not a heartbeat timeout.** Nothing is recorded
- *   until the call ends, so when the worker dies mid-call, the workflow task times out (10 s,
- *   src/client/commands.ts), another worker replays the history and runs the call again from its
- *   first attempt (the failures counted on the lost worker are forgotten with it). The call runs at
- *   least once, and a tool not marked idempotent may run twice, as a regular call lost mid-call. A
- *   worker stopping gracefully finishes a running fast call and records it before it exits; one
- *   that outlasts the shutdown grace time (10 s) is lost with the worker in the same way.
+ *   until the call ends, so when the worker dies mid-call, the workflow task times out (the
+ *   conversation's workflow task timeout, src/client/commands.ts), another worker replays the
+ *   history and runs the call again from its first attempt (the failures counted on the lost
+ *   worker are forgotten with it). The call runs at least once, and a tool not marked idempotent
+ *   may run twice, as a regular call lost mid-call. A worker stopping gracefully finishes a running
+ *   fast call and records it before it exits; one that outlasts the shutdown grace time (10 s) is
+ *   lost with the worker in the same way.
  * - **While a fast call runs, the workflow task stays open**: queries, updates and signals (status,
  *   approvals, a cancelled turn) wait for the call to end (test/integration/fast-tools.test.ts
  *   measures a status query), and a call longer than the task timeout is kept alive by the SDK's
  *   workflow-task heartbeats (core completes a still-busy task and takes a new one at 80 % of its
- *   timeout, 8 s). A fast call is bounded by the same start-to-close timeout as a regular one
+ *   timeout). A fast call is bounded by the same start-to-close timeout as a regular one
  *   ({@link toolAttemptTimeouts}).
  * So `fast` is for short tools (milliseconds to a second or two), safe to repeat after a lost worker.
  */
