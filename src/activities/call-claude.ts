@@ -9,7 +9,7 @@ import { applyContextStrategy } from '../context/context-strategy';
 import { transcriptProblem } from '../context/validate-pairing';
 import { classified } from '../errors/classify-error';
 import { HostError } from '../errors/host-error';
-import { ClaudeStreamPublisher } from './publish-progress';
+import { ClaudeStreamPublisher, QUIET_START_MS } from './publish-progress';
 import { toClaudeReply } from './to-claude-reply';
 import type { TranscriptReader } from './transcript-reader';
 import type { ClaudeCallInput, ClaudeReply } from './types';
@@ -63,6 +63,8 @@ export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput)
     // The answer so far rides on every heartbeat of the call (never its result or the history).
     const publisher = deps.publishProgress === false ? undefined : new ClaudeStreamPublisher(Context.current());
     const beat = publisher ? () => publisher.heartbeat() : undefined;
+    // Without a publisher too, the call's first heartbeat waits out the quiet start.
+    const quietUntil = publisher?.quietUntil ?? Date.now() + QUIET_START_MS;
     return withHeartbeats(classified(async () => {
       const [messages, tools, summary] = await Promise.all([
         deps.transcripts.messages(input.transcript, input.added),
@@ -100,7 +102,7 @@ export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput)
         signal: context.cancellationSignal,
         limits: claudeCallLimits(input.maxTokens, deps.limits),
         // Progress shows in the heartbeats too (the timer keeps them going while the call waits).
-        onEvent: () => (publisher ? publisher.beatSoon() : context.heartbeat()),
+        onEvent: () => (publisher ? publisher.beatSoon() : Date.now() >= quietUntil && context.heartbeat()),
         onTextDelta: (text: string) => {
           publisher?.append(text);
           onTextDelta?.({ workflowId: input.transcript.workflowId, activityId, attempt, text });

@@ -18,19 +18,34 @@ import { streamDetails, STREAM_WINDOW_CHARS, type ClaudeStreamDetails } from './
  */
 export const PUBLISH_GAP_MS = 100;
 
+/**
+ * No heartbeat in a call's first half second. Most calls are over by then, and their answer
+ * reaches followers with the result anyway; each heartbeat is a write on the server, and with many
+ * conversations the server is what saturates first (one heartbeat per Claude call was 3 of a
+ * conversation's 29 server requests in `npm run bench`'s throughput section). A live worker is
+ * still seen alive well within the heartbeat timeout (3 s by default), and a long answer is
+ * published from half a second on.
+ */
+export const QUIET_START_MS = 500;
+
 /** A streaming call's heartbeats, each carrying the answer so far (a window over its end) and the attempt. */
 export class ClaudeStreamPublisher {
   private text = '';
   private lastBeat = 0;
   private trailing: NodeJS.Timeout | undefined;
+  /** Before this time (ms since the epoch), pieces wait: see {@link QUIET_START_MS}. */
+  readonly quietUntil: number;
 
   constructor(
     private readonly context: Pick<Context, 'heartbeat' | 'info'>,
     private readonly gapMs: number = PUBLISH_GAP_MS,
     private readonly windowChars: number = STREAM_WINDOW_CHARS,
-  ) {}
+    quietMs: number = QUIET_START_MS,
+  ) {
+    this.quietUntil = Date.now() + quietMs;
+  }
 
-  /** A piece of the answer, as Claude writes it: published within {@link PUBLISH_GAP_MS}. */
+  /** A piece of the answer, as Claude writes it: published within {@link PUBLISH_GAP_MS}, not before {@link QUIET_START_MS}. */
   append(delta: string): void {
     this.text += delta;
     this.beatSoon();
@@ -51,9 +66,12 @@ export class ClaudeStreamPublisher {
     this.context.heartbeat(this.details());
   }
 
-  /** Heartbeats now, or at the end of the gap after the last one (coalescing whatever comes meanwhile). */
+  /**
+   * Heartbeats now, or at the end of the gap after the last one or of the quiet start (coalescing
+   * whatever comes meanwhile).
+   */
   beatSoon(): void {
-    const wait = this.lastBeat + this.gapMs - Date.now();
+    const wait = Math.max(this.lastBeat + this.gapMs, this.quietUntil) - Date.now();
     if (wait <= 0) {
       this.heartbeat();
       return;

@@ -12,7 +12,7 @@ describe('ClaudeStreamPublisher', () => {
 
   test('publishes the first piece at once and coalesces the pieces within the gap into one trailing heartbeat', () => {
     const context = fakeContext();
-    const publisher = new ClaudeStreamPublisher(context as never, 100);
+    const publisher = new ClaudeStreamPublisher(context as never, 100, undefined, 0);
     publisher.append('Hel');
     expect(context.sent()).toEqual([{ stream: 'claude-text', attempt: 1, length: 3, from: 0, text: 'Hel' }]);
     publisher.append('lo, ');
@@ -26,7 +26,7 @@ describe('ClaudeStreamPublisher', () => {
 
   test('every heartbeat carries the text so far (a keep-alive never erases it) with the attempt', () => {
     const context = fakeContext(3);
-    const publisher = new ClaudeStreamPublisher(context as never, 100);
+    const publisher = new ClaudeStreamPublisher(context as never, 100, undefined, 0);
     publisher.heartbeat();
     expect(context.sent()[0]).toEqual({ stream: 'claude-text', attempt: 3, length: 0, from: 0, text: '' });
     publisher.append('abc');
@@ -37,14 +37,35 @@ describe('ClaudeStreamPublisher', () => {
 
   test('the details are bounded: the last window of the answer, with where it starts', () => {
     const context = fakeContext();
-    const publisher = new ClaudeStreamPublisher(context as never, 100, 8);
+    const publisher = new ClaudeStreamPublisher(context as never, 100, 8, 0);
     publisher.append('0123456789abcdef');
     expect(context.sent()[0]).toEqual({ stream: 'claude-text', attempt: 1, length: 16, from: 8, text: '89abcdef' });
   });
 
+  test('nothing is sent in the quiet start: a call over by then sends no heartbeat; a longer one publishes at its end', () => {
+    const context = fakeContext();
+    const publisher = new ClaudeStreamPublisher(context as never, 100, undefined, 500);
+    publisher.append('Hel');
+    publisher.append('lo');
+    jest.advanceTimersByTime(499);
+    expect(context.heartbeat).not.toHaveBeenCalled();
+    jest.advanceTimersByTime(1);
+    expect(context.sent()).toEqual([{ stream: 'claude-text', attempt: 1, length: 5, from: 0, text: 'Hello' }]);
+    publisher.append('!');
+    jest.advanceTimersByTime(100);
+    expect(context.sent().at(-1)).toMatchObject({ text: 'Hello!' });
+
+    const short = fakeContext();
+    const over = new ClaudeStreamPublisher(short as never, 100, undefined, 500);
+    over.append('quick answer');
+    over.close();
+    jest.advanceTimersByTime(1000);
+    expect(short.heartbeat).not.toHaveBeenCalled();
+  });
+
   test('close() drops a pending heartbeat: nothing is sent after the call ended', () => {
     const context = fakeContext();
-    const publisher = new ClaudeStreamPublisher(context as never, 100);
+    const publisher = new ClaudeStreamPublisher(context as never, 100, undefined, 0);
     publisher.append('a');
     publisher.append('b');
     publisher.close();
