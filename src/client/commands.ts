@@ -7,7 +7,7 @@ import type { ConversationStatus, ConversationSummary, MessageParam, TurnResult 
 import { conversationWorkflow } from '../workflows';
 import { cancelTurnUpdate, endSignal, sendMessageUpdate, setContextStrategyUpdate, statusQuery, userMessageSignal } from '../workflows/definitions';
 import type { ContextStrategy } from '../context/context-strategy';
-import { conversationOptions, type ConversationOptionsInput } from './conversation-options';
+import { conversationOptions, WORKFLOW_TASK_TIMEOUT_MS, type ConversationOptionsInput } from './conversation-options';
 import { readHistory } from './read-history';
 import { userMessageProblem } from '../conversation/user-message-problem';
 import { initialProgressAttributes, progressAttributesRegistered } from './progress-attributes';
@@ -68,11 +68,9 @@ export async function startConversation(
   const workflowOptions = {
     taskQueue: target.taskQueue,
     workflowId: id,
-    // A worker that dies holding a workflow task holds up its conversation this long. Not less than
-    // Temporal's 10 s default on purpose: a task that legitimately takes longer (a new worker
-    // replaying a long history on a busy machine) would time out on every retry and never finish,
-    // while a kill inside a task (milliseconds out of a turn's seconds) is rare.
-    workflowTaskTimeout: '10 seconds',
+    // A worker that dies holding a workflow task holds up its conversation this long: see
+    // WORKFLOW_TASK_TIMEOUT_MS, with the replay bound it relies on.
+    workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT_MS,
     args: [{ options: conversation }] as const,
     // Which start made this conversation: a start whose answer was lost (the server restarted after
     // taking it) and that the SDK or we send again finds the conversation already there, and this

@@ -14,6 +14,27 @@ import { contextWindowOf } from '../models/context-windows';
  */
 export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 3_000;
 
+/**
+ * Continue-as-new after this many history events, by default (at the end of a turn; a single long
+ * turn may overshoot it). What bounds a workflow task's work: a worker that takes over a
+ * conversation (after a crash, or when the conversation left its cache) replays the current run's
+ * whole history in one task, at about 1.2 ms per event here (`.ci`-class machine, 2 cores: 1,004
+ * events in 1.25 s, 3,980 in 4.7–5.6 s, `Worker.runReplayHistory` over recorded runs of 82 and 330
+ * model calls). Without a bound a run grows until the server suggests continue-as-new (thousands of
+ * events), and its replay would outlast {@link WORKFLOW_TASK_TIMEOUT_MS}, again at every attempt.
+ */
+export const DEFAULT_CONTINUE_AS_NEW_AFTER_EVENTS = 1_000;
+
+/**
+ * The workflow task timeout of every conversation: how long a workflow task taken by a worker that
+ * then dies holds up its conversation (a crash inside a task; a task's own work is milliseconds).
+ * Temporal's default is 10 s. 5 s keeps a 4× margin over the replay of a run of
+ * {@link DEFAULT_CONTINUE_AS_NEW_AFTER_EVENTS} events, and the longest task measured under load
+ * (`npm run chaos`, 200 conversations on one worker) is in docs/RELIABILITY.md. Fixed per
+ * conversation when it starts.
+ */
+export const WORKFLOW_TASK_TIMEOUT_MS = 5_000;
+
 /** The options a caller may set; the rest take the defaults. */
 export type ConversationOptionsInput = Partial<ConversationOptions>;
 
@@ -33,7 +54,7 @@ export function conversationOptions(input: ConversationOptionsInput, defaultMode
     toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS,
     modelHeartbeatTimeoutMs: input.modelHeartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS,
     ...(input.system !== undefined && input.system !== '' ? { system: input.system } : {}),
-    ...(input.continueAsNewAfterEvents !== undefined ? { continueAsNewAfterEvents: input.continueAsNewAfterEvents } : {}),
+    continueAsNewAfterEvents: input.continueAsNewAfterEvents ?? DEFAULT_CONTINUE_AS_NEW_AFTER_EVENTS,
     ...(input.context !== undefined ? { context: input.context } : {}),
     ...(input.promptCache !== undefined ? { promptCache: input.promptCache } : {}),
     contextWindow: input.contextWindow ?? contextWindowOf(model),

@@ -126,9 +126,11 @@ function workerOptions(target: ConversationWorkerTarget, activities: Conversatio
     // its sticky queue and waits this long there before any other worker may take it (default 10 s:
     // measured as a 10 s stall after a tool call that a new worker retried and finished within
     // seconds; a retried activity now frees its workflow from that queue, release-sticky-queue.ts,
-    // so this wait is left to tasks no activity precedes, such as a new turn's). A live worker takes
-    // its sticky tasks within milliseconds, so 1 s only hands a task of a worker stalled that long to
-    // another one, which replays the history (tens of ms here).
-    stickyQueueScheduleToStartTimeout: '1 second',
+    // so this wait is left to tasks no activity precedes, such as a new turn's). Not shorter: with
+    // many conversations the server itself is slow to hand tasks out, and a task that waits longer
+    // than this goes to the normal queue with its whole history, to be replayed; at 1 s that
+    // doubled the turn latency of 200 conversations on one worker (npm run bench's throughput
+    // section: p95 2.8× the floor's, 1.5× at 3 s and at 10 s).
+    stickyQueueScheduleToStartTimeout: '3 seconds',
   };
 }
