@@ -20,7 +20,7 @@ import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { History } from '@temporalio/common/lib/proto-utils';
 import { startFakeMessagesApi, type FakeMessagesApi, type RecordedRequest, type ScriptStep } from '../../src/testing';
-import { conversationOptions } from '../../src/client/conversation-options';
+import { conversationOptions, WORKFLOW_TASK_TIMEOUT_MS } from '../../src/client/conversation-options';
 import type { ContentBlockParam } from '../../src/conversation/types';
 import { dataConverter } from '../../src/temporal/data-converter';
 import { conversationWorkflow } from '../../src/workflows';
@@ -233,8 +233,8 @@ describe('fast tools: the worker dies or stops during a fast call (compiled work
     const handle = await client.workflow.start(conversationWorkflow, {
       taskQueue,
       workflowId: `fast-crash-${randomUUID()}`,
-      // The product's start options for the workflow task timeout (src/client/commands.ts: 10 s).
-      workflowTaskTimeout: '10 seconds',
+      // The workflow task timeout every conversation gets (src/client/commands.ts).
+      workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT_MS,
       args: [{ options: conversationOptions({}) }],
     });
     await handle.signal(userMessageSignal, 'echo crash slowly');
@@ -255,8 +255,9 @@ describe('fast tools: the worker dies or stops during a fast call (compiled work
     }
     const rerunAfterMs = Date.now() - killedAt;
     console.log(`kill -9 during a fast call → the call running again on a new worker after ${(rerunAfterMs / 1000).toFixed(1)} s`);
-    // It waits for the workflow task timeout (10 s), not a heartbeat timeout; bounded generously.
-    expect(rerunAfterMs).toBeLessThan(30_000);
+    // It waits for the workflow task timeout, not a heartbeat timeout; bounded generously.
+    expect(rerunAfterMs).toBeGreaterThanOrEqual(WORKFLOW_TASK_TIMEOUT_MS - 3000);
+    expect(rerunAfterMs).toBeLessThan(WORKFLOW_TASK_TIMEOUT_MS + 20_000);
 
     const giveUpAt = Date.now() + 60_000;
     while ((await handle.query(statusQuery)).turnsCompleted !== 1) {
@@ -282,7 +283,7 @@ describe('fast tools: the worker dies or stops during a fast call (compiled work
     const handle = await client.workflow.start(conversationWorkflow, {
       taskQueue,
       workflowId: `fast-stop-${randomUUID()}`,
-      workflowTaskTimeout: '10 seconds',
+      workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT_MS,
       args: [{ options: conversationOptions({}) }],
     });
     await handle.signal(userMessageSignal, 'echo stop slowly');
