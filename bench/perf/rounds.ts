@@ -20,7 +20,7 @@ export type RoundDesign = 'plain' | 'floor' | 'floor-eager' | 'host' | 'host-eag
 
 export const ROUND_LABEL: Record<RoundDesign, string> = {
   plain: 'plain loop (no Temporal)',
-  floor: 'floor: empty activities',
+  floor: 'floor, eager dispatch refused (allowEagerDispatch: false)',
   'floor-eager': 'floor, eager dispatch',
   host: 'host',
   'host-eager': 'host, eager dispatch',
@@ -136,20 +136,21 @@ function fmt(ms: number): string {
 /** The section's Markdown. */
 export function roundsReport(result: RoundsResult): string[] {
   const med = (d: RoundDesign): number => median(result.perRound.get(d) ?? []);
-  const floor = med('floor');
   const floorEager = med('floor-eager');
   const plain = med('plain');
   const lines = [
     `A turn of ${result.modelCalls} model calls and ${result.modelCalls - 1} tool calls (one per reply), with the model and the tool answering at once; ` +
-      `ms per round = the turn's latency / ${result.modelCalls}, median of ${result.repeat} turns per design, the designs taking turns in a rotating order.`,
+      `ms per round = the turn's latency / ${result.modelCalls}, median of ${result.repeat} turns per design, the designs taking turns in a rotating order. ` +
+      'Temporal Server 1.32 dispatches activities eagerly by default (`system.enableActivityEagerExecution`), so the host\'s ' +
+      'activities go out eagerly on both dev servers, and the floor to compare with is the one with eager dispatch.',
     '',
-    '| design | ms per round | min – max | × plain loop | × floor (same server) |',
+    '| design | ms per round | min – max | × plain loop | × floor, eager dispatch |',
     '|---|---:|---:|---:|---:|',
   ];
   const label = (design: RoundDesign): string => (design.startsWith('before') && result.beforeLabel ? ROUND_LABEL[design].replace('before (BENCH_BEFORE_ROOT)', `at ${result.beforeLabel}`).replace('before,', `at ${result.beforeLabel},`) : ROUND_LABEL[design]);
   for (const design of result.designs) {
     const values = result.perRound.get(design) ?? [];
-    const sameFloor = design === 'plain' ? undefined : design.endsWith('eager') ? floorEager : floor;
+    const sameFloor = design === 'plain' ? undefined : floorEager;
     lines.push(
       `| ${label(design)} | ${fmt(med(design))} | ${fmt(Math.min(...values))} – ${fmt(Math.max(...values))} | ` +
         `${(med(design) / plain).toFixed(1)}× | ${sameFloor === undefined ? '—' : `**${(med(design) / sameFloor).toFixed(2)}×**`} |`,
