@@ -10,25 +10,22 @@ import type { Client } from '@temporalio/client';
  * take it. Reset, it goes to the task queue at once; whichever worker takes it replays the history
  * (tens of milliseconds). A retry on a live worker (a 429, say) costs that one replay, nothing else.
  *
- * The reset runs beside the work and is awaited before the result is returned: the next task is
- * scheduled when the result arrives. A reset that fails (an old server, a network blip) changes
- * nothing but the wait, so it is ignored.
+ * The reset is done before the work starts. The work may itself need the workflow: a Claude call on
+ * a worker without the transcript queries it, and the server sends a query to the workflow's
+ * sticky queue first, waiting the sticky schedule-to-start timeout there before trying the task
+ * queue (measured in `npm run chaos -- --profile long` with the reset beside the work: a killed
+ * Claude call resumed after a median 7.4–7.8 s, a tool call after 5.6–5.8 s). A reset that fails
+ * (an old server, a network blip) changes nothing but the wait, so it is ignored.
  */
 export function releasingStickyQueueOnRetry<A extends unknown[], R>(temporal: Client, activity: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
   return async (...args: A): Promise<R> => {
     const { attempt, isLocal, workflowNamespace, workflowExecution } = Context.current().info;
     // A local activity (a fast tool) retries on the worker that holds its workflow task: nothing to free.
     if (attempt <= 1 || isLocal || workflowNamespace === undefined || workflowExecution === undefined) return activity(...args);
-    const reset = temporal.workflowService
-      .resetStickyTaskQueue({ namespace: workflowNamespace, execution: workflowExecution })
-      .then(
-        () => undefined,
-        () => undefined,
-      );
-    try {
-      return await activity(...args);
-    } finally {
-      await reset;
-    }
+    await temporal.workflowService.resetStickyTaskQueue({ namespace: workflowNamespace, execution: workflowExecution }).then(
+      () => undefined,
+      () => undefined,
+    );
+    return activity(...args);
   };
 }

@@ -126,11 +126,12 @@ function workerOptions(target: ConversationWorkerTarget, activities: Conversatio
     // its sticky queue and waits this long there before any other worker may take it (default 10 s:
     // measured as a 10 s stall after a tool call that a new worker retried and finished within
     // seconds; a retried activity now frees its workflow from that queue, release-sticky-queue.ts,
-    // so this wait is left to tasks no activity precedes, such as a new turn's). Not shorter: with
-    // many conversations the server itself is slow to hand tasks out, and a task that waits longer
-    // than this goes to the normal queue with its whole history, to be replayed; at 1 s that
-    // doubled the turn latency of 200 conversations on one worker (npm run bench's throughput
-    // section: p95 2.8× the floor's, 1.5× at 3 s and at 10 s).
-    stickyQueueScheduleToStartTimeout: '3 seconds',
+    // so this wait is left to tasks no activity precedes, such as a new turn's). A balance, measured
+    // both ways: with many conversations the server itself is slow to hand tasks out, and a task
+    // that waits longer than this goes to the normal queue with its whole history, to be replayed
+    // (npm run bench's throughput section, 200 conversations on one worker, host p95 / floor p95:
+    // 2.8x at 1 s, 1.5-1.6x at 2 s and 3 s, 1.5x at 10 s); after a kill every such task waits it
+    // out (npm run chaos -- --profile long: recovery median 5.5-5.8 s at 3 s, 4.9-5.0 s at 2 s).
+    stickyQueueScheduleToStartTimeout: '2 seconds',
   };
 }
