@@ -53,7 +53,7 @@ function notes(rows: readonly GrowthRow[], all: readonly RunOutcome[], repeat: n
       }
       if (median.runs > 1) {
         lines.push(
-          `- ${label}: the workflow continued as new ${median.runs - 1} time(s) (the server suggested it); ` +
+          `- ${label}: the workflow continued as new ${median.runs - 1} time(s) (the server suggested it, or the conversation's continueAsNewAfterEvents); ` +
             `the figure is the sum over its ${median.runs} runs, the largest of which is ${(median.largestRunBytes / (1024 * 1024)).toFixed(2)} MB.`,
         );
       }

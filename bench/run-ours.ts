@@ -17,6 +17,13 @@ import { runDeadlineMs, userText } from './turn-settings';
 const REQUEST_AS_NAIVE = { promptCache: { enabled: false }, contextWindow: 1_000_000_000 } as const;
 
 /**
+ * The measured turn stays in one run: a conversation continues as new at its end once the run has
+ * 1,000 events (the default since 1154c2c), and the new run's input carries the transcript, which
+ * is not what a model call adds. Growth across runs is the server's concern, not a call's.
+ */
+const ONE_RUN = { continueAsNewAfterEvents: 1_000_000 } as const;
+
+/**
  * One user turn of `calls` model calls through the real conversation workflow (Claude gets a
  * transcript reference), ended and measured.
  */
@@ -28,7 +35,7 @@ export async function runOurs(rig: BenchRig, calls: number, tag: number): Promis
   const handle = await rig.client.workflow.start(conversationWorkflow, {
     taskQueue: rig.oursTaskQueue,
     workflowId,
-    args: [{ options: conversationOptions({ maxIterations: calls, ...REQUEST_AS_NAIVE }) }],
+    args: [{ options: conversationOptions({ maxIterations: calls, ...REQUEST_AS_NAIVE, ...ONE_RUN }) }],
   });
   let ended = 'completed';
   try {
