@@ -26,7 +26,7 @@ import { dataConverter } from '../../src/temporal/data-converter';
 import { conversationWorkflow } from '../../src/workflows';
 import { approveToolCallsUpdate, messagesQuery, sendMessageUpdate, statusQuery, userMessageSignal } from '../../src/workflows/definitions';
 import { scenarioServer } from '../fixtures/reference-servers';
-import { blocksOf, messagesOf, startConversation } from '../support/loop-helpers';
+import { blocksOf, messagesOf, startConversation, waitFor } from '../support/loop-helpers';
 import { REPO_ROOT, tsServer } from '../support/repo';
 import { startTestWorker, temporalAddress, type TestWorker } from '../support/test-worker';
 import { spawnWorkerProcess, type WorkerProcess } from '../support/worker-process';
@@ -131,11 +131,7 @@ describe('fast tools: calls as local activities (in-process worker)', () => {
     w.fake.enqueue(toolUses(toolUse('toolu_fast_slow', 'fastlab__slow_echo', { text: 'hold', ms: 3000 })), endTurn('echo: hold'));
     const handle = await startConversation(w, {}, 'fast-query');
     const turn = handle.executeUpdate(sendMessageUpdate, { args: ['hold on'] });
-    const deadline = Date.now() + 30_000;
-    while (!lines(fastLog).includes('start hold')) {
-      if (Date.now() > deadline) throw new Error('the fast call never started');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await waitFor('the fast call to start', () => (lines(fastLog).includes('start hold') ? true : undefined), 30_000);
     const askedAt = Date.now();
     const status = await handle.query(statusQuery);
     const answeredAfterMs = Date.now() - askedAt;
@@ -150,11 +146,7 @@ describe('fast tools: calls as local activities (in-process worker)', () => {
     w.fake.enqueue(toolUses(toolUse('toolu_guarded', 'guarded_op', { n: 1 })), endTurn('approved and done'));
     const handle = await startConversation(w, {}, 'fast-approval');
     const turn = handle.executeUpdate(sendMessageUpdate, { args: ['do the guarded thing'] });
-    const deadline = Date.now() + 30_000;
-    while ((await handle.query(statusQuery)).pendingApprovals.length === 0) {
-      if (Date.now() > deadline) throw new Error('the call never waited for approval');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitFor('the call to wait for approval', async () => ((await handle.query(statusQuery)).pendingApprovals.length > 0 ? true : undefined), 30_000);
     expect((await handle.query(statusQuery)).pendingApprovals.map((p) => p.toolUseId)).toEqual(['toolu_guarded']);
     expect(lines(guardedLog)).not.toContain('start guarded_op');
     await handle.executeUpdate(approveToolCallsUpdate, { args: [{ toolUseIds: ['toolu_guarded'] }] });
@@ -239,31 +231,20 @@ describe('fast tools: the worker dies or stops during a fast call (compiled work
     });
     await handle.signal(userMessageSignal, 'echo crash slowly');
 
-    const deadline = Date.now() + 60_000;
-    while (!lines(labLog).includes('start crash')) {
-      if (Date.now() > deadline) throw new Error('the fast call never started');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitFor('the fast call to start', () => (lines(labLog).includes('start crash') ? true : undefined), 60_000);
     process.kill(-worker.pid, 'SIGKILL');
     const killedAt = Date.now();
     expect(await worker.exited).toBeNull();
     worker = await spawnWorker();
 
-    while (lines(labLog).filter((l) => l === 'start crash').length < 2) {
-      if (Date.now() > deadline + 30_000) throw new Error('the fast call did not run again');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitFor('the fast call to run again', () => (lines(labLog).filter((l) => l === 'start crash').length >= 2 ? true : undefined), 90_000);
     const rerunAfterMs = Date.now() - killedAt;
     console.log(`kill -9 during a fast call → the call running again on a new worker after ${(rerunAfterMs / 1000).toFixed(1)} s`);
     // It waits for the workflow task timeout, not a heartbeat timeout; bounded generously.
     expect(rerunAfterMs).toBeGreaterThanOrEqual(WORKFLOW_TASK_TIMEOUT_MS - 3000);
     expect(rerunAfterMs).toBeLessThan(WORKFLOW_TASK_TIMEOUT_MS + 20_000);
 
-    const giveUpAt = Date.now() + 60_000;
-    while ((await handle.query(statusQuery)).turnsCompleted !== 1) {
-      if (Date.now() > giveUpAt) throw new Error('the turn did not complete');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitFor('the turn to complete', async () => ((await handle.query(statusQuery)).turnsCompleted === 1 ? true : undefined), 60_000);
     expect((await handle.query(statusQuery)).lastTurn).toMatchObject({ status: 'completed', text: 'done: echo: crash', toolCalls: 1 });
     const messages = await handle.query(messagesQuery);
     expect(messages[2]).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_fast_crash', content: 'echo: crash' }] });
@@ -287,19 +268,11 @@ describe('fast tools: the worker dies or stops during a fast call (compiled work
       args: [{ options: conversationOptions({}) }],
     });
     await handle.signal(userMessageSignal, 'echo stop slowly');
-    const deadline = Date.now() + 60_000;
-    while (!lines(labLog).includes('start stop')) {
-      if (Date.now() > deadline) throw new Error('the fast call never started');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitFor('the fast call to start', () => (lines(labLog).includes('start stop') ? true : undefined), 60_000);
     const stopping = worker.stop();
     await spawnWorker();
     await stopping;
-    const giveUpAt = Date.now() + 60_000;
-    while ((await handle.query(statusQuery)).turnsCompleted !== 1) {
-      if (Date.now() > giveUpAt) throw new Error('the turn did not complete');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitFor('the turn to complete', async () => ((await handle.query(statusQuery)).turnsCompleted === 1 ? true : undefined), 60_000);
     expect((await handle.query(statusQuery)).lastTurn).toMatchObject({ status: 'completed', text: 'done: echo: stop', toolCalls: 1 });
     expect(lines(labLog).filter((l) => l.endsWith(' stop'))).toEqual(['start stop', 'end stop']);
     expect(countsOf(await handle.fetchHistory())).toMatchObject({ localActivities: 1, callToolActivities: 0, workflowTaskTimeouts: 0 });
