@@ -43,11 +43,42 @@ async function portInUse(ip: string, port: number): Promise<boolean> {
   });
 }
 
-async function waitReady(address: string, child: ChildProcess, timeoutMs: number, signal: AbortSignal | undefined): Promise<void> {
+/** The server exited before it answered; `stderr` holds its last lines. */
+export class DevServerExitedError extends Error {
+  constructor(
+    readonly exitCode: number,
+    readonly stderr: string,
+  ) {
+    super(`temporal server start-dev exited with code ${exitCode}${stderr ? `:\n${stderr}` : ' and printed nothing on stderr'}`);
+    this.name = 'DevServerExitedError';
+  }
+
+  /**
+   * The dev server picks free ports for its internal services (history, matching, HTTP, metrics)
+   * by asking the OS and then binding later; another process can take one in between. Such a start
+   * is worth another try; any other exit is not.
+   */
+  get lostPortRace(): boolean {
+    return /address already in use/i.test(this.stderr);
+  }
+}
+
+/** How many times a start that lost a port race is tried in all. */
+const START_ATTEMPTS = 3;
+/** Lines of the server's stderr kept for the error of a failed start. */
+const STDERR_TAIL_LINES = 20;
+
+async function waitReady(
+  address: string,
+  child: ChildProcess,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  stderrTail: () => Promise<string>,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     signal?.throwIfAborted();
-    if (child.exitCode !== null) throw new Error(`temporal server start-dev exited with code ${child.exitCode}`);
+    if (child.exitCode !== null) throw new DevServerExitedError(child.exitCode, await stderrTail());
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1000 });
       try {
@@ -75,10 +106,25 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Starts the dev server and resolves once its frontend answers. */
+/**
+ * Starts the dev server and resolves once its frontend answers. A start that died because one of
+ * the server's own randomly chosen ports was taken meanwhile is tried again, at most
+ * {@link START_ATTEMPTS} times in all.
+ */
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
-  const ip = options.ip ?? '127.0.0.1';
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options, log);
+    } catch (err) {
+      if (!(err instanceof DevServerExitedError && err.lostPortRace) || attempt >= START_ATTEMPTS) throw err;
+      log(`[temporal] the dev server lost a race for a free port; starting it again (attempt ${attempt + 1} of ${START_ATTEMPTS})`);
+    }
+  }
+}
+
+async function startOnce(options: DevServerOptions, log: (line: string) => void): Promise<DevServer> {
+  const ip = options.ip ?? '127.0.0.1';
   for (const port of [options.port, options.uiPort]) {
     if (await portInUse(ip, port)) {
       throw new Error(
@@ -105,16 +151,28 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   };
   process.once('exit', killOnExit);
   let stopping = false;
+  const tail: string[] = [];
   const forward = (chunk: Buffer): void => {
     if (stopping) return; // its shutdown chatter (peers refusing connections) is noise
-    for (const line of chunk.toString().split('\n')) if (line.trim()) log(`[temporal] ${line}`);
+    for (const line of chunk.toString().split('\n')) {
+      if (!line.trim()) continue;
+      tail.push(line);
+      if (tail.length > STDERR_TAIL_LINES) tail.shift();
+      log(`[temporal] ${line}`);
+    }
   };
   // Its stdout is a banner of addresses this host prints itself; warnings and errors come on stderr.
   child.stdout?.resume();
   child.stderr?.on('data', forward);
   const address = `${ip}:${options.port}`;
   try {
-    await waitReady(address, child, 60_000, options.signal);
+    // Its last words arrive on stderr after it has exited: wait for the pipe to close (bounded).
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    const stderrTail = async (): Promise<string> => {
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+      return tail.join('\n');
+    };
+    await waitReady(address, child, 60_000, options.signal, stderrTail);
   } catch (err) {
     stopping = true;
     process.removeListener('exit', killOnExit);
