@@ -70,6 +70,10 @@ describe('mcp-host CLI', () => {
     const ended = await cli(['end', id]);
     expect(ended).toMatchObject({ code: 0 });
     expect(ended.stdout).toContain('3 turns, 10 messages');
+    // Ending it again answers with the same summary (the end signal is sent first, then checked).
+    const again = await cli(['end', id]);
+    expect({ ...again, stderr: again.stderr }).toMatchObject({ code: 0, stdout: ended.stdout, stderr: '' });
+    expect((await cli(['status', id, '--json'])).code).toBe(0);
     const afterEnd = await cli(['send', id, 'still there?']);
     expect(afterEnd.code).toBe(1);
     expect(afterEnd.stderr).toMatch(/ended|completed/);
@@ -79,6 +83,11 @@ describe('mcp-host CLI', () => {
     const unknown = await cli(['status', 'no-such-conversation']);
     expect(unknown).toMatchObject({ code: 1, stdout: '' });
     expect(unknown.stderr.trim()).toBe('mcp-host: no conversation with id "no-such-conversation"');
+    // Commands that act first and check only on NOT_FOUND say the same.
+    for (const args of [['end', 'no-such-conversation'], ['send', 'no-such-conversation', 'hi']]) {
+      const run = await cli(args);
+      expect({ args, code: run.code, stderr: run.stderr.trim() }).toEqual({ args, code: 1, stderr: 'mcp-host: no conversation with id "no-such-conversation"' });
+    }
 
     const unreachable = await cli(['status', 'x'], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
     expect(unreachable.code).toBe(1);
