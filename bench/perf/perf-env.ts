@@ -15,6 +15,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { dataConverter } from '../../src/temporal/data-converter';
 import { findTemporalCli } from '../../src/temporal/find-temporal-cli';
 import { PROGRESS_ATTRIBUTES } from '../../src/workflows/progress-attributes';
+import { workflowPreloadModules } from '../../src/worker/workflow-bundle';
 import { freePort } from '../../src/temporal/free-port';
 import { startFakeModel, type FakeModel } from './fake-model';
 import { quietLogger } from '../quiet-logger';
@@ -48,6 +49,17 @@ export interface PerfEnv {
   stop(): Promise<void>;
 }
 
+
+const REPO_ROOT = path.resolve(__dirname, '../..');
+
+/**
+ * What a tree's build preloads into its workflow sandboxes: the stack trace limit where the tree
+ * has one (an earlier commit may not), unless MCP_HOST_WORKFLOW_STACK_TRACES=full.
+ */
+function treePreloadModules(root: string): string[] {
+  const file = path.join(root, 'src/workflows/stack-trace-limit.ts');
+  return workflowPreloadModules().length > 0 && fs.existsSync(file) ? [file] : [];
+}
 
 function cliVersion(cliPath: string): string {
   try {
@@ -95,13 +107,13 @@ export async function startPerfEnv(): Promise<PerfEnv> {
     cleanups.push(() => Promise.resolve(fs.rmSync(dir, { recursive: true, force: true })));
     const hostRoot = process.env.BENCH_HOST_ROOT ? path.resolve(process.env.BENCH_HOST_ROOT) : undefined;
     const [host, floor] = await Promise.all([
-      bundleWorkflowCode({ workflowsPath: hostRoot ? path.join(hostRoot, 'src/workflows') : require.resolve('../../src/workflows'), logger: quietLogger }),
+      bundleWorkflowCode({ workflowsPath: path.join(hostRoot ?? REPO_ROOT, 'src/workflows'), logger: quietLogger, preloadModules: treePreloadModules(hostRoot ?? REPO_ROOT) }),
       bundleWorkflowCode({ workflowsPath: require.resolve('./floor-workflows'), logger: quietLogger }),
     ]);
     const beforeRoot = process.env.BENCH_BEFORE_ROOT ? path.resolve(process.env.BENCH_BEFORE_ROOT) : undefined;
     let before: PerfEnv['before'];
     if (beforeRoot) {
-      const bundled = await bundleWorkflowCode({ workflowsPath: path.join(beforeRoot, 'src/workflows'), logger: quietLogger });
+      const bundled = await bundleWorkflowCode({ workflowsPath: path.join(beforeRoot, 'src/workflows'), logger: quietLogger, preloadModules: treePreloadModules(beforeRoot) });
       const bundle = path.join(dir, 'before-bundle.js');
       fs.writeFileSync(bundle, bundled.code);
       let label = path.basename(beforeRoot);

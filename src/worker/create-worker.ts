@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import type { ConversationActivities } from '../activities/types';
 import type { McpConnections } from '../mcp/mcp-connections';
 import { dataConverter } from '../temporal/data-converter';
-import { prebuiltWorkflowBundlePath, workflowsPath } from './workflow-bundle';
+import { prebuiltWorkflowBundlePath, workflowPreloadModules, workflowsPath } from './workflow-bundle';
 
 /** Where a conversation worker polls, and which workflow code it runs. */
 export interface ConversationWorkerTarget {
@@ -104,7 +104,7 @@ function workerOptions(target: ConversationWorkerTarget, activities: Conversatio
   const bundlePath = target.workflowBundlePath ?? prebuiltWorkflowBundlePath();
   const bundle =
     bundlePath === undefined
-      ? { workflowsPath: workflowsPath() }
+      ? { workflowsPath: workflowsPath(), bundlerOptions: { preloadModules: workflowPreloadModules() } }
       : // As code, the SDK starts the workflow thread without waiting for a file read first.
         { workflowBundle: bundleAsCode ? { code: fs.readFileSync(bundlePath, 'utf8') } : { codePath: bundlePath } };
   return {

@@ -37,9 +37,24 @@ const bundlerLogger: Logger = {
   error: (message) => process.stderr.write(`workflow bundle: ${message}\n`),
 };
 
+/** Set to `full` when bundling, workflows keep their stack traces (see src/workflows/stack-trace-limit.ts). */
+export const WORKFLOW_STACK_TRACES_ENV = 'MCP_HOST_WORKFLOW_STACK_TRACES';
+
+/**
+ * The modules each workflow sandbox runs once as it boots (the SDK's `preloadModules`): the stack
+ * trace limit, unless `MCP_HOST_WORKFLOW_STACK_TRACES=full`. Every bundle of these workflows takes
+ * them from here: the prebuilt one, the one a worker run from source makes, the tests' and the benchmark's.
+ */
+export function workflowPreloadModules(env: NodeJS.ProcessEnv = process.env): string[] {
+  const value = env[WORKFLOW_STACK_TRACES_ENV];
+  if (value === 'full') return [];
+  if (value !== undefined && value !== '') throw new Error(`${WORKFLOW_STACK_TRACES_ENV} must be "full" or unset, not "${value}"`);
+  return [require.resolve('../workflows/stack-trace-limit')];
+}
+
 /** Bundles the workflows into `outFile`; returns its size in bytes. */
 export async function writeWorkflowBundle(outFile: string, from: string = workflowsPath()): Promise<number> {
-  const bundle = await bundleWorkflowCode({ workflowsPath: from, logger: bundlerLogger });
+  const bundle = await bundleWorkflowCode({ workflowsPath: from, logger: bundlerLogger, preloadModules: workflowPreloadModules() });
   fs.mkdirSync(path.dirname(outFile), { recursive: true });
   fs.writeFileSync(outFile, bundle.code);
   return Buffer.byteLength(bundle.code);

@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { findTemporalCli } from '../../src/temporal/find-temporal-cli';
 import { freePort } from '../../src/temporal/free-port';
+import { workflowPreloadModules } from '../../src/worker/workflow-bundle';
 import { PROGRESS_ATTRIBUTES } from '../../src/workflows/progress-attributes';
 
 declare global {
@@ -40,6 +41,7 @@ export default async function globalSetup(): Promise<void> {
   globalThis.__temporalTestEnv = { env, dir };
   const bundle = await bundleWorkflowCode({
     workflowsPath: require.resolve('../../src/workflows'),
+    preloadModules: workflowPreloadModules(),
     logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: (m: string) => console.error(m) },
   });
   const bundlePath = path.join(dir, 'workflow-bundle.js');

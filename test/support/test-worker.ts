@@ -33,7 +33,13 @@ export function temporalAddress(): string {
 }
 
 /** Starts a worker on a fresh task queue. */
-export async function startTestWorker(options: { servers: McpServerConfig[]; script?: ScriptStep[]; mode?: 'scripted' | 'rules' }): Promise<TestWorker> {
+export async function startTestWorker(options: {
+  servers: McpServerConfig[];
+  script?: ScriptStep[];
+  mode?: 'scripted' | 'rules';
+  /** Another workflow bundle than the run's (global setup). */
+  workflowBundlePath?: string;
+}): Promise<TestWorker> {
   const cleanups: Array<() => Promise<void>> = [];
   const stop = async (): Promise<void> => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((err: unknown) => console.error(err));
@@ -51,6 +57,7 @@ export async function startTestWorker(options: { servers: McpServerConfig[]; scr
     const mcp = new McpConnections(options.servers, (line) => logs.push(line));
     cleanups.push(() => mcp.closeAll());
     const taskQueue = `test-${randomUUID()}`;
+    const bundlePath = options.workflowBundlePath ?? process.env.TEMPORAL_TEST_WORKFLOW_BUNDLE;
     const worker: Worker = await createConversationWorker({
       connection: nativeConnection,
       client,
@@ -58,7 +65,7 @@ export async function startTestWorker(options: { servers: McpServerConfig[]; scr
       taskQueue,
       claude: createClaudeClient({ apiKey: TEST_API_KEY, baseURL: fake.url }),
       mcp,
-      ...(process.env.TEMPORAL_TEST_WORKFLOW_BUNDLE ? { workflowBundlePath: process.env.TEMPORAL_TEST_WORKFLOW_BUNDLE } : {}),
+      ...(bundlePath ? { workflowBundlePath: bundlePath } : {}),
     });
     const running = worker.run();
     cleanups.push(async () => {

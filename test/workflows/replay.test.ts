@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ClaudeCallInput } from '../../src/activities/types';
 import { dataConverter } from '../../src/temporal/data-converter';
+import { workflowPreloadModules } from '../../src/worker/workflow-bundle';
 import { historyFromJson } from '../support/history-json';
 import { RECORDED_SCENARIOS, recordedWorkflowId } from '../support/recorded-scenarios';
 import { scheduledActivityTypes } from '../support/scheduled-activities';
@@ -38,7 +39,7 @@ function readHistory(name: string): { text: string; history: History } {
 async function currentWorkflows(): Promise<WorkflowBundleOption> {
   const codePath = process.env.TEMPORAL_TEST_WORKFLOW_BUNDLE;
   if (codePath) return { codePath };
-  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: quietLogger });
+  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: quietLogger, preloadModules: workflowPreloadModules() });
   return { code };
 }
 
