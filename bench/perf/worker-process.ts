@@ -55,6 +55,9 @@ function commandOf(spec: WorkerSpec): string[] {
     : [...(process.env.BENCH_HOST_NODE_ARGS?.split(' ').filter(Boolean) ?? []), path.join(REPO_ROOT, 'bench/perf/host-worker.cjs')];
 }
 
+/** How long a worker may take to start polling (they take 1–3 s here, more on a loaded machine). */
+const READY_TIMEOUT_MS = 60_000;
+
 /** Starts a worker and resolves once it polls. */
 export async function startWorker(spec: WorkerSpec): Promise<WorkerProcess> {
   const child: ChildProcess = spawn(process.execPath, commandOf(spec), {
@@ -79,11 +82,23 @@ export async function startWorker(spec: WorkerSpec): Promise<WorkerProcess> {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
     let out = '';
+    // A worker that neither polls nor exits (seen once: the benchmark waited 10 minutes, silent)
+    // fails the run with what it printed.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${spec.kind} worker was not ready after ${READY_TIMEOUT_MS / 1000} s:\n${stderr}`));
+    }, READY_TIMEOUT_MS);
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      if (out.includes('ready')) resolve();
+      if (out.includes('ready')) {
+        clearTimeout(timer);
+        resolve();
+      }
     });
-    child.once('exit', (code) => reject(new Error(`${spec.kind} worker exited (${String(code)}) before it was ready:\n${stderr}`)));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${spec.kind} worker exited (${String(code)}) before it was ready:\n${stderr}`));
+    });
   });
   const pid = child.pid ?? 0;
   return {
