@@ -11,12 +11,15 @@
  *   update was lost (its worker was killed) before the update was accepted, and the server dropped it;
  * - `Workflow Task in failed state`: the server refuses new updates until a worker completes the
  *   conversation's next workflow task;
- * - the update was aborted because its run closed first (continue-as-new): the next run takes it.
+ * - the update was aborted because its run closed first (continue-as-new): the next run takes it;
+ * - the server rejected it as `UnprocessedUpdate` ("wasn't processed by worker"): a workflow task
+ *   carried it and was completed without an answer to it (seen once in chaos, a send racing a
+ *   dev server restart and a new run); nothing of it ran, and the next task delivers it again.
  * Everything else, above all the validator's refusals (an empty or too large message, an ended
  * conversation), is final and thrown at once.
  */
 import { WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, isGrpcServiceError, ServiceError } from '@temporalio/client';
-import { WorkflowNotFoundError } from '@temporalio/common';
+import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 
 /** How long a send keeps trying, and the pause between tries. */
 export interface TurnSendRetry {
@@ -31,6 +34,9 @@ export const DEFAULT_TURN_SEND_RETRY: TurnSendRetry = { giveUpAfterMs: 5 * 60_00
 
 const TRANSIENT_TEXT = /context deadline exceeded|Workflow Task in failed state|update .* not found|aborted|completed before the Update completed|continued as new|continuing as new/i;
 
+/** The failure type of the server's rejection of an update no workflow task answered. */
+const UNPROCESSED_UPDATE = 'UnprocessedUpdate';
+
 /** gRPC status codes (grpc/status.proto): DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED, UNAVAILABLE. */
 const TRANSIENT_CODES = new Set<number>([4, 8, 10, 14]);
 
@@ -44,7 +50,8 @@ export function isTransientTurnSendFailure(err: unknown): boolean {
   // NOT_FOUND is final for the workflow ("workflow execution already completed"), transient for the update.
   if (err instanceof WorkflowNotFoundError) return /^update .* not found/i.test(err.message);
   if (err instanceof WorkflowUpdateFailedError) {
-    // The handler's own refusals are final; the server's aborts are not.
+    // The handler's own refusals are final; the server's aborts and rejections of its own are not.
+    if (err.cause instanceof ApplicationFailure && err.cause.type === UNPROCESSED_UPDATE) return true;
     return err.cause instanceof Error && TRANSIENT_TEXT.test(err.cause.message);
   }
   if (err instanceof ServiceError) {

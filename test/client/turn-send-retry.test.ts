@@ -13,6 +13,7 @@ describe('isTransientTurnSendFailure', () => {
     ['the server dropped the update with the lost workflow task', new WorkflowNotFoundError('update "b1f0" not found', 'c-1', undefined)],
     ['the workflow task is in failed state', new ServiceError('Workflow Update failed', { cause: grpcError(9, 'Unable to perform workflow execution update due to Workflow Task in failed state.') })],
     ['the server is unavailable', new ServiceError('Workflow Update failed', { cause: grpcError(14, 'connection refused') })],
+    ['the server rejected it, unanswered by a workflow task', new WorkflowUpdateFailedError('Workflow Update failed', ApplicationFailure.create({ message: "Workflow Update is rejected because it wasn't processed by worker. Probably, Workflow Update is not supported by the worker.", type: 'UnprocessedUpdate', nonRetryable: true }))],
     ['the run closed first (continue-as-new)', new WorkflowUpdateFailedError('Workflow Update failed', new Error('Workflow Update failed because the Workflow completed before the Update completed.'))],
   ])('sends again when %s', (_why, err) => {
     expect(isTransientTurnSendFailure(err)).toBe(true);
