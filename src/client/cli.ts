@@ -4,6 +4,7 @@
  * bad usage: exit code 2.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ServiceError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { readSettings, type Settings } from '../config/settings';
 import type { TurnResult } from '../conversation/types';
 import { runChat } from './chat';
@@ -300,9 +301,21 @@ export async function runCli(
       err(`mcp-host: ${e.message}\n${USAGE}`);
       return 2;
     }
-    err(`mcp-host: ${e instanceof Error ? e.message : String(e)}`);
+    err(`mcp-host: ${errorLine(e)}`);
     return 1;
   } finally {
     if (options.closeConnection !== false) await connected?.close();
   }
+}
+
+/**
+ * An error as one line. The Temporal client's own errors say only what failed ("Workflow Update
+ * failed"); the reason is in their cause (the server's gRPC status, the update's failure), so it
+ * is added.
+ */
+export function errorLine(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  if (!(e instanceof ServiceError || e instanceof WorkflowUpdateFailedError) || !(e.cause instanceof Error)) return e.message;
+  const reason = e.cause.message.split('\n')[0] ?? '';
+  return reason === '' || e.message.includes(reason) ? e.message : `${e.message}: ${reason}`;
 }
