@@ -33,6 +33,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { google, temporal } from '@temporalio/proto';
 import { startFakeMessagesApi, type FakeMessagesApi } from '../src/testing';
 import { findTemporalCli } from '../src/temporal/find-temporal-cli';
+import { devServerTuningArgs } from '../src/temporal/server-tuning';
 import { median } from './median';
 
 const REPO_ROOT = path.resolve(__dirname, '..');
@@ -203,7 +204,8 @@ async function main(): Promise<void> {
   if (!address) {
     const cli = findTemporalCli();
     if (!cli) throw new Error('no Temporal CLI: run `npm run setup`');
-    server = await TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'existing-path', path: cli.path }, ip: '127.0.0.1' } });
+    // The dev server as npm start runs it (src/temporal/server-tuning.ts).
+    server = await TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'existing-path', path: cli.path }, ip: '127.0.0.1', extraArgs: devServerTuningArgs() } });
     address = server.address;
   }
   // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -17,6 +17,7 @@ import { findTemporalCli } from '../../src/temporal/find-temporal-cli';
 import { PROGRESS_ATTRIBUTES } from '../../src/workflows/progress-attributes';
 import { workflowPreloadModules } from '../../src/worker/workflow-bundle';
 import { freePort } from '../../src/temporal/free-port';
+import { devServerTuningArgs } from '../../src/temporal/server-tuning';
 import { startFakeModel, type FakeModel } from './fake-model';
 import { quietLogger } from '../quiet-logger';
 
@@ -86,7 +87,7 @@ export async function startPerfEnv(): Promise<PerfEnv> {
           ip: '127.0.0.1',
           searchAttributes: [...PROGRESS_ATTRIBUTES],
           log: { format: 'pretty', level: 'error' },
-          extraArgs: ['--metrics-port', String(metricsPort), ...(label === 'eager' ? ['--dynamic-config-value', EAGER_ACTIVITIES] : [])],
+          extraArgs: ['--metrics-port', String(metricsPort), ...devServerTuningArgs(), ...(label === 'eager' ? ['--dynamic-config-value', EAGER_ACTIVITIES] : [])],
         },
       });
       cleanups.push(() => env.teardown());

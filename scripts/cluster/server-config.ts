@@ -16,8 +16,23 @@ export interface ServerConfig {
   frontendAddress: string;
 }
 
-/** As docker-compose.yml: VARCHAR(255) id columns in the SQL schema (the default 1000 suits Elasticsearch). */
-const DYNAMIC_CONFIG = ['limit.maxIDLength:', '  - value: 255', '    constraints: {}', ''].join('\n');
+const COMPOSE_FILE = path.resolve(__dirname, '../../docker-compose.yml');
+const HEREDOC_START = "cat > /tmp/dynamicconfig.yaml <<'EOF'";
+
+/**
+ * The dynamic config file docker-compose.yml writes for its server (the text of its heredoc), so
+ * the cluster test runs what the compose file promises: VARCHAR(255) id columns in the SQL schema
+ * (the default 1000 suits Elasticsearch), and the failover setting of src/temporal/server-tuning.ts.
+ */
+export function composeDynamicConfig(compose: string = fs.readFileSync(COMPOSE_FILE, 'utf8')): string {
+  const lines = compose.split('\n');
+  const start = lines.findIndex((line) => line.trim() === HEREDOC_START);
+  const end = lines.findIndex((line, i) => i > start && line.trim() === 'EOF');
+  if (start < 0 || end < 0) throw new Error(`docker-compose.yml: no dynamic config heredoc (${HEREDOC_START} … EOF)`);
+  const body = lines.slice(start + 1, end);
+  const indent = Math.min(...body.filter((line) => line.trim() !== '').map((line) => line.length - line.trimStart().length));
+  return `${body.map((line) => line.slice(indent)).join('\n')}\n`;
+}
 
 const FRONTEND_GRPC = 'grpcPort: 7233';
 /** The other gRPC ports, frontend's HTTP API, pprof. */
@@ -66,6 +81,6 @@ export async function writeServerConfig(dir: string, moduleDir: string, postgres
   const configDir = path.join(dir, 'config');
   fs.mkdirSync(configDir);
   fs.writeFileSync(path.join(configDir, 'cluster.yaml'), yaml);
-  fs.writeFileSync(dynamicConfig, DYNAMIC_CONFIG);
+  fs.writeFileSync(dynamicConfig, composeDynamicConfig());
   return { configDir, env: 'cluster', frontendAddress: `127.0.0.1:${frontendPort}` };
 }

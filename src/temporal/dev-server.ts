@@ -9,6 +9,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { cliSearchAttribute, PROGRESS_ATTRIBUTES } from '../workflows/progress-attributes';
+import { devServerTuningArgs } from './server-tuning';
 
 /** Where and how to run the dev server. */
 export interface DevServerOptions {
@@ -140,7 +141,9 @@ async function startOnce(options: DevServerOptions, log: (line: string) => void)
       '--db-filename', options.dbFile, '--log-level', 'warn',
       ...(options.uiCodecEndpoint !== undefined ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
       // The conversations' search attributes, so the Web UI's list can filter by them (idempotent on restart).
-      ...PROGRESS_ATTRIBUTES.flatMap((key) => ['--search-attribute', cliSearchAttribute(key)])],
+      ...PROGRESS_ATTRIBUTES.flatMap((key) => ['--search-attribute', cliSearchAttribute(key)]),
+      // Failover speed: a retry after a lost worker starts when its timeout has passed (server-tuning.ts).
+      ...devServerTuningArgs()],
     // Its own process group: a terminal's Ctrl-C reaches npm start, which stops the worker first
     // and then this server, instead of the server dying under a worker that is still draining.
     { stdio: ['ignore', 'pipe', 'pipe'], detached: true },

@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { findTemporalCli } from '../../src/temporal/find-temporal-cli';
 import { freePort } from '../../src/temporal/free-port';
+import { devServerTuningArgs } from '../../src/temporal/server-tuning';
 import { workflowPreloadModules } from '../../src/worker/workflow-bundle';
 import { PROGRESS_ATTRIBUTES } from '../../src/workflows/progress-attributes';
 
@@ -36,6 +37,8 @@ export default async function globalSetup(): Promise<void> {
       uiPort,
       searchAttributes: [...PROGRESS_ATTRIBUTES],
       log: { format: 'pretty', level: 'error' },
+      // As npm start runs it (src/temporal/server-tuning.ts).
+      extraArgs: devServerTuningArgs(),
     },
   });
   globalThis.__temporalTestEnv = { env, dir };

@@ -1,0 +1,34 @@
+/**
+ * The Temporal server settings (dynamic config) that the project's own servers run with: the dev
+ * server of `npm start`, of the tests, the benchmarks and the fault suite, and the cluster of
+ * docker-compose.yml and `npm run test:cluster`. One setting, for failover speed:
+ *
+ * `history.timerProcessorMaxTimeShift` (default 1 s) is how far ahead of now the history service's
+ * timer queue may already have read; a timer created to fire sooner than that is moved to fire
+ * then. Every activity retry is such a timer, so by default a retry after a lost worker starts at
+ * least a second after the heartbeat timeout, whatever the retry policy's first interval
+ * (measured with bench/failover.ts: the retried attempt started 4.0 s after the last heartbeat of a
+ * 3 s heartbeat timeout with a 0.5 s first interval; 3.5 s with this setting). At 100 ms the timer
+ * queue reads its table more often when timers are near, which costs a dev server or a small
+ * cluster nothing measurable; a large cluster's operators decide it for themselves (docs/cluster.md).
+ */
+
+/** One dynamic config value. */
+export interface ServerSetting {
+  key: string;
+  /** As the server's dynamic config takes it: a duration string. */
+  value: string;
+}
+
+/** The settings, in one place: see the module comment. */
+export const SERVER_TUNING: readonly ServerSetting[] = [{ key: 'history.timerProcessorMaxTimeShift', value: '100ms' }];
+
+/** `temporal server start-dev` arguments that apply {@link SERVER_TUNING}. */
+export function devServerTuningArgs(): string[] {
+  return SERVER_TUNING.flatMap(({ key, value }) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]);
+}
+
+/** {@link SERVER_TUNING} as lines of a dynamic config YAML file. */
+export function serverTuningYaml(): string[] {
+  return SERVER_TUNING.flatMap(({ key, value }) => [`${key}:`, `  - value: ${value}`, '    constraints: {}']);
+}

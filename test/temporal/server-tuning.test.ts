@@ -1,0 +1,19 @@
+import { composeDynamicConfig } from '../../scripts/cluster/server-config';
+import { devServerTuningArgs, SERVER_TUNING, serverTuningYaml } from '../../src/temporal/server-tuning';
+
+describe('server tuning', () => {
+  test('the dev server gets each setting as a --dynamic-config-value, its value as JSON', () => {
+    expect(devServerTuningArgs()).toEqual(['--dynamic-config-value', 'history.timerProcessorMaxTimeShift="100ms"']);
+  });
+
+  test("docker-compose.yml's dynamic config (which npm run test:cluster runs) has every setting", () => {
+    const config = composeDynamicConfig();
+    expect(config).toContain(`${serverTuningYaml().join('\n')}\n`);
+    expect(config.startsWith('limit.maxIDLength:\n  - value: 255\n')).toBe(true);
+    for (const { key } of SERVER_TUNING) expect(config.split('\n').filter((line) => line === `${key}:`)).toHaveLength(1);
+  });
+
+  test('a compose file without the heredoc is refused, naming what is missing', () => {
+    expect(() => composeDynamicConfig('services: {}\n')).toThrow(/no dynamic config heredoc/);
+  });
+});
