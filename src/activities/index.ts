@@ -15,6 +15,7 @@ import { releasingStickyQueueOnRetry } from './release-sticky-queue';
 import { createSummarizeContext } from './summarize-context';
 import { TranscriptReader } from './transcript-reader';
 import type { ConversationActivities } from './types';
+import { withClaudeFailureDelays } from './with-claude-failure-delays';
 import { withRedactedFailures } from './with-redacted-failures';
 
 /** Everything the activities reach: secrets live here, in the worker, never in a payload. */
@@ -38,7 +39,8 @@ function workerSecrets(deps: ActivityDeps): string[] {
 
 /**
  * Creates the activities of the conversation workflow. What they throw is redacted of the worker's
- * secrets before it reaches the history or, as the host's `is_error` results, Claude. A retried
+ * secrets before it reaches the history or, as the host's `is_error` results, Claude. A Claude
+ * call's retryable failures name their own backoff (`with-claude-failure-delays.ts`). A retried
  * attempt frees its workflow from a (likely dead) worker's sticky queue (`release-sticky-queue.ts`).
  */
 export function createActivities(deps: ActivityDeps): ConversationActivities {
@@ -48,17 +50,19 @@ export function createActivities(deps: ActivityDeps): ConversationActivities {
     releasingStickyQueueOnRetry(deps.temporal, activity);
   return {
     callClaude: released(
-      withRedactedFailures(
-        createCallClaude({
-          claude: deps.claude,
-          transcripts,
-          ...(deps.claudeLimits !== undefined ? { limits: deps.claudeLimits } : {}),
-          ...(deps.onClaudeTextDelta !== undefined ? { onTextDelta: deps.onClaudeTextDelta } : {}),
-        }),
-        secrets,
+      withClaudeFailureDelays(
+        withRedactedFailures(
+          createCallClaude({
+            claude: deps.claude,
+            transcripts,
+            ...(deps.claudeLimits !== undefined ? { limits: deps.claudeLimits } : {}),
+            ...(deps.onClaudeTextDelta !== undefined ? { onTextDelta: deps.onClaudeTextDelta } : {}),
+          }),
+          secrets,
+        ),
       ),
     ),
-    summarizeContext: released(withRedactedFailures(createSummarizeContext({ claude: deps.claude, transcripts }), secrets)),
+    summarizeContext: released(withClaudeFailureDelays(withRedactedFailures(createSummarizeContext({ claude: deps.claude, transcripts }), secrets))),
     listTools: released(withRedactedFailures(createListTools(new ToolCatalogCache(deps.mcp)), secrets)),
     callTool: released(
       withRedactedFailures(

@@ -93,13 +93,14 @@ export const MAY_HAVE_RUN_FAILURES: ReadonlySet<FailureType> = new Set<FailureTy
 /**
  * Temporal's retry policy of `callTool`: no attempt limit, so lost workers are waited out however
  * often they die. Its interval applies only to attempts lost to a heartbeat (or start-to-close)
- * timeout, which have already waited out that timeout: retry at once (the dev server starts such a
- * retry about a second after the timeout with any interval below that, measured), backing off only
- * so that a call that kills every worker it runs on does not do so more than every ten seconds.
+ * timeout, which have already waited out that timeout: retry at once (0.1 s; a server with
+ * Temporal's default timer shift starts it up to a second later anyway, src/temporal/server-tuning.ts),
+ * backing off only so that a call that kills every worker it runs on does not do so more than
+ * every ten seconds.
  */
 export const TOOL_CALL_RETRY_POLICY: RetryPolicy = {
-  initialInterval: '500 ms',
-  backoffCoefficient: 1.5,
+  initialInterval: '100 ms',
+  backoffCoefficient: 2,
   maximumInterval: '10 seconds',
   maximumAttempts: Number.POSITIVE_INFINITY,
 };

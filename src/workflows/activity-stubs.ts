@@ -11,6 +11,7 @@
 import { proxyActivities, proxyLocalActivities, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import type { ConversationActivities } from '../activities/types';
 import type { ConversationOptions, ToolRoute } from '../conversation/types';
+import { CLAUDE_CALL_RETRY_POLICY } from '../errors/claude-retry-policy';
 import { claudeActivityTimeoutMs } from '../errors/claude-time-limits';
 import { fastToolCallRetryPolicy, TOOL_CALL_RETRY_POLICY, toolAttemptTimeouts } from '../errors/tool-retry-policy';
 import { noteActivity, noteToolCall, trackedState } from './progress';
@@ -25,11 +26,14 @@ function claudeCallOptions(options: ConversationOptions): ActivityOptions {
   return {
     startToCloseTimeout: claudeActivityTimeoutMs(options.maxTokens),
     heartbeatTimeout: options.modelHeartbeatTimeoutMs,
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
+    retry: CLAUDE_CALL_RETRY_POLICY,
   };
 }
 
-/** The Claude call: timeouts from its max_tokens, heartbeats detect a dead worker quickly, backoff for 429/529. */
+/**
+ * The Claude call: timeouts from its max_tokens, heartbeats detect a dead worker quickly, the
+ * retries of `src/errors/claude-retry-policy.ts` (a lost attempt at once, backoff for 429/529).
+ */
 export function claudeActivities(options: ConversationOptions): Pick<ConversationActivities, 'callClaude'> {
   return {
     callClaude: (input) => {
