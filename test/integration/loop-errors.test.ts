@@ -59,7 +59,7 @@ describe('Claude API errors in the loop', () => {
     expect(requests).toHaveLength(2);
     expect(messagesOf(requests[1])).toEqual(messagesOf(requests[0]));
     // The retry waited the second the API asked for (the history below shows it was the header's
-    // nextRetryDelay, not the policy's own 1 s first interval; the next test tells the two apart by time).
+    // nextRetryDelay, not the host's own 1 s first backoff, src/errors/claude-retry-policy.ts; the next test tells the two apart by time).
     const gap = requests[1]!.receivedAt - requests[0]!.receivedAt;
     expect(gap).toBeGreaterThanOrEqual(950);
     expect(gap).toBeLessThan(4000);
@@ -75,7 +75,7 @@ describe('Claude API errors in the loop', () => {
     expect(Number(lastFailure?.applicationFailureInfo?.nextRetryDelay?.seconds ?? 0)).toBe(1);
   });
 
-  test('retry-after-ms wins over retry-after, and Temporal waits that long rather than its own 1 s interval', async () => {
+  test('retry-after-ms wins over retry-after, and Temporal waits that long rather than its own 1 s backoff (src/errors/claude-retry-policy.ts)', async () => {
     const from = w.fake.requests.length;
     w.fake.enqueue({ kind: 'error', status: 429, headers: { 'retry-after-ms': '2000', 'retry-after': '6' } }, ok('fine'));
     const handle = await startConversation(w);
@@ -83,7 +83,7 @@ describe('Claude API errors in the loop', () => {
     expect(turn).toMatchObject({ status: 'completed', text: 'fine' });
     const requests = w.fake.requests.slice(from);
     expect(requests).toHaveLength(2);
-    // The retry policy alone would wait 1 s (initialInterval); `retry-after` alone 6 s.
+    // The host's backoff alone would wait 1 s (claudeFailureDelayMs); `retry-after` alone 6 s.
     const gap = requests[1]!.receivedAt - requests[0]!.receivedAt;
     expect(gap).toBeGreaterThanOrEqual(1950);
     expect(gap).toBeLessThan(5500);
