@@ -15,6 +15,7 @@ export type { WaitingConversation } from './client/approvals';
 export type { ApprovalMode } from './approval/approval-mode';
 export type { ConversationOptionsInput } from './client/conversation-options';
 export { loadMcpConfig, parseMcpConfig, McpConfigError, type McpServerConfig, type ToolFilter } from './mcp/config';
+export type { ServerProbe } from './mcp/probe-servers';
 export { dataConverter } from './temporal/data-converter';
 export { EncryptionCodec } from './temporal/encryption-codec';
 export { encryptionKeyringFromEnv, type EncryptionKey, type EncryptionKeyring } from './temporal/encryption-keys';

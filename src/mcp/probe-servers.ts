@@ -9,18 +9,32 @@ import { listServerTools } from './tool-catalog';
 /** What one server answered at start-up. */
 export type ServerProbe = { name: string; tools: number } | { name: string; error: string };
 
+/**
+ * Connects to and lists every server concurrently, starting now: one promise per server, in config
+ * order, each resolving to what it answered (never rejecting).
+ */
+export function startProbes(connections: McpConnections): Array<Promise<ServerProbe>> {
+  return connections.list().map(async (server): Promise<ServerProbe> => {
+    try {
+      return { name: server.name, tools: (await listServerTools(connections, server)).length };
+    } catch (err) {
+      // Printed at start-up: the error may quote the server's URL, headers or environment.
+      const message = connections.redact(err instanceof Error ? err.message : String(err));
+      return { name: server.name, error: message.split('\n')[0] ?? '' };
+    }
+  });
+}
+
 /** Lists every server concurrently; calls `report` as each one answers. */
 export async function probeServers(connections: McpConnections, report: (probe: ServerProbe) => void): Promise<ServerProbe[]> {
+  return reportProbes(startProbes(connections), report);
+}
+
+/** Calls `report` as each probe answers; resolves with them all. */
+export async function reportProbes(probes: ReadonlyArray<Promise<ServerProbe>>, report: (probe: ServerProbe) => void): Promise<ServerProbe[]> {
   return Promise.all(
-    connections.list().map(async (server): Promise<ServerProbe> => {
-      let probe: ServerProbe;
-      try {
-        probe = { name: server.name, tools: (await listServerTools(connections, server)).length };
-      } catch (err) {
-        // Printed at start-up: the error may quote the server's URL, headers or environment.
-        const message = connections.redact(err instanceof Error ? err.message : String(err));
-        probe = { name: server.name, error: message.split('\n')[0] ?? '' };
-      }
+    probes.map(async (probing) => {
+      const probe = await probing;
       report(probe);
       return probe;
     }),

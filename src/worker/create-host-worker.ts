@@ -12,6 +12,7 @@ import type { ConversationActivities } from '../activities/types';
 import { DEFAULTS, readSettings, type Settings } from '../config/settings';
 import { loadMcpConfig, parseMcpConfig, type McpServerConfig } from '../mcp/config';
 import type { McpConnections } from '../mcp/mcp-connections';
+import type { ServerProbe } from '../mcp/probe-servers';
 import { createWorkerWhileMaking } from './create-worker';
 import { openTemporalConnections, type TemporalConnections } from './open-temporal-connections';
 
@@ -52,8 +53,13 @@ export interface HostWorker {
   readonly namespace: string;
   readonly taskQueue: string;
   readonly servers: readonly McpServerConfig[];
-  /** The MCP connections of this worker (e.g. to report each server at start-up). */
+  /** The MCP connections of this worker. */
   readonly mcp: McpConnections;
+  /**
+   * Each MCP server, connected and listed once while the worker was created (in config order): what
+   * it answered, for a start-up report. Never rejects.
+   */
+  readonly probes: ReadonlyArray<Promise<ServerProbe>>;
   /** Polls until `shutdown()`; then closes the MCP servers and the connections it opened. */
   run(): Promise<void>;
   /** Starts a graceful stop (in-flight activities get a grace period); safe to call at any time. */
@@ -82,9 +88,18 @@ function claudeEndpoint(option: HostWorkerOptions['claude'], settings: Settings)
   return endpoint;
 }
 
+/** What the worker's activities are made with, besides themselves. */
+interface MadeForActivities {
+  mcp: McpConnections;
+  probes: Array<Promise<ServerProbe>>;
+}
+
 /*
  * The Claude and MCP SDKs (half a second of module loading) are required here, while the workflow
  * thread starts (createWorkerWhileMaking), not when this module loads: a new worker polls sooner.
+ * The MCP servers are connected here too, so a stdio server's process starts while the workflow
+ * code loads rather than after the worker polls: a worker started after a crash has its tools
+ * sooner (a retried tool call waits for its server to start).
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
 function makeActivities(
@@ -92,12 +107,14 @@ function makeActivities(
   servers: readonly McpServerConfig[],
   temporal: Client,
   log: HostWorkerOptions['log'],
-): { activities: ConversationActivities; made: McpConnections } {
+): { activities: ConversationActivities; made: MadeForActivities } {
   const { createClaudeClient } = require('../claude/create-claude-client') as typeof import('../claude/create-claude-client');
   const { McpConnections: Connections } = require('../mcp/mcp-connections') as typeof import('../mcp/mcp-connections');
   const { createActivities } = require('../activities') as typeof import('../activities');
+  const { startProbes } = require('../mcp/probe-servers') as typeof import('../mcp/probe-servers');
   const mcp = new Connections(servers, log);
-  return { activities: createActivities({ claude: isClaudeClient(claude) ? claude : createClaudeClient(claude), temporal, mcp }), made: mcp };
+  const activities = createActivities({ claude: isClaudeClient(claude) ? claude : createClaudeClient(claude), temporal, mcp });
+  return { activities, made: { mcp, probes: startProbes(mcp) } };
 }
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -122,9 +139,9 @@ export async function createHostWorker(options: HostWorkerOptions): Promise<Host
     await opened?.close();
   };
   let worker: Worker;
-  let mcp: McpConnections;
+  let made: MadeForActivities;
   try {
-    ({ worker, made: mcp } = await createWorkerWhileMaking(
+    ({ worker, made } = await createWorkerWhileMaking(
       {
         connection: temporal.connection,
         namespace,
@@ -132,9 +149,9 @@ export async function createHostWorker(options: HostWorkerOptions): Promise<Host
         ...(options.workflowBundlePath !== undefined ? { workflowBundlePath: options.workflowBundlePath } : {}),
       },
       () => {
-        const made = makeActivities(claude, servers, temporal.client, options.log);
-        madeMcp = made.made;
-        return made;
+        const making = makeActivities(claude, servers, temporal.client, options.log);
+        madeMcp = making.made.mcp;
+        return making;
       },
     ));
   } catch (err) {
@@ -147,7 +164,8 @@ export async function createHostWorker(options: HostWorkerOptions): Promise<Host
     namespace,
     taskQueue,
     servers,
-    mcp,
+    mcp: made.mcp,
+    probes: made.probes,
     async run(): Promise<void> {
       try {
         // A created worker holds its connection until it has run; one stopped before running

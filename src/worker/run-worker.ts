@@ -5,7 +5,7 @@
  * still being created stops it as soon as it exists.
  */
 import type { Settings } from '../config/settings';
-import { describeProbe, probeServers } from '../mcp/probe-servers';
+import { describeProbe, reportProbes } from '../mcp/probe-servers';
 import { createHostWorker, type ClaudeEndpoint } from './create-host-worker';
 import { logLevelFrom } from './runtime-logger';
 
@@ -41,8 +41,9 @@ export async function runWorker(
   const running = host.run();
   if (!stopSignal.aborted) say(`Worker: polling task queue "${host.taskQueue}" in namespace "${host.namespace}"`);
   if (host.servers.length === 0) say('MCP servers: none configured (conversations run without tools)');
-  // Reported while the worker already polls: a slow server must not delay the worker.
-  const probing = stopSignal.aborted ? Promise.resolve() : probeServers(host.mcp, (probe) => say(describeProbe(probe))).then(() => undefined);
+  // Reported while the worker already polls (the probes started while it was created): a slow
+  // server must not delay the worker.
+  const probing = stopSignal.aborted ? Promise.resolve() : reportProbes(host.probes, (probe) => say(describeProbe(probe))).then(() => undefined);
   try {
     await running;
   } finally {
