@@ -6,11 +6,13 @@ import { contextWindowOf } from '../models/context-windows';
 /**
  * How long an activity may go without a heartbeat before Temporal takes its worker for lost and
  * runs it elsewhere. Activities heartbeat every second, and the worker sends each one (its throttle
- * is capped at 1 s). Measured (bench/failover.ts): the retry starts about a second after the last
- * heartbeat plus this timeout, so 3 s resumes a killed worker's call in about 3.5 s (4 s: 4.5 s,
- * 30 s: 31 s) when a new worker is ready by then; a live but busy worker may still miss two
- * heartbeats in a row (its event loop stalled 2 s) before its call is taken for lost and run again.
- * Fixed per conversation when it starts: running conversations keep the value they started with.
+ * is capped at 250 ms). Measured (bench/failover.ts): the retry starts the retry policy's first
+ * interval (0.1 s) after the last heartbeat plus this timeout, on a server with the timer setting
+ * of src/temporal/server-tuning.ts (a second later on one without), so 3 s resumes a killed
+ * worker's call about 3.1 s after its last heartbeat when a new worker is ready by then; a live but
+ * busy worker may still miss two heartbeats in a row (its event loop stalled 2 s) before its call
+ * is taken for lost and run again. Fixed per conversation when it starts: running conversations
+ * keep the value they started with.
  */
 export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 3_000;
 
@@ -27,13 +29,16 @@ export const DEFAULT_CONTINUE_AS_NEW_AFTER_EVENTS = 1_000;
 
 /**
  * The workflow task timeout of every conversation: how long a workflow task taken by a worker that
- * then dies holds up its conversation (a crash inside a task; a task's own work is milliseconds).
- * Temporal's default is 10 s. 5 s keeps a 4× margin over the replay of a run of
- * {@link DEFAULT_CONTINUE_AS_NEW_AFTER_EVENTS} events, and the longest task measured under load
- * (`npm run chaos`, 200 conversations on one worker) is in docs/RELIABILITY.md. Fixed per
- * conversation when it starts.
+ * then dies holds up its conversation (a crash inside a task; a task's own work is milliseconds),
+ * and so what a kill aimed between rounds, at an update or at a continue-as-new costs. Temporal's
+ * default is 10 s. 3 s is as long as the heartbeat timeout, so no kind of moment a worker dies in
+ * costs more than the others; it keeps a 2.4× margin over the replay of a run of
+ * {@link DEFAULT_CONTINUE_AS_NEW_AFTER_EVENTS} events, and the longest tasks measured under load
+ * (`npm run chaos`, 200 conversations on one worker: 1.8 s at most, p99 0.5 s) are in
+ * docs/RELIABILITY.md. A task that does outlast it is not lost: it times out and runs again.
+ * Fixed per conversation when it starts.
  */
-export const WORKFLOW_TASK_TIMEOUT_MS = 5_000;
+export const WORKFLOW_TASK_TIMEOUT_MS = 3_000;
 
 /** The options a caller may set; the rest take the defaults. */
 export type ConversationOptionsInput = Partial<ConversationOptions>;
