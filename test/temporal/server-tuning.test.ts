@@ -3,7 +3,12 @@ import { devServerTuningArgs, SERVER_TUNING, serverTuningYaml } from '../../src/
 
 describe('server tuning', () => {
   test('the dev server gets each setting as a --dynamic-config-value, its value as JSON', () => {
-    expect(devServerTuningArgs()).toEqual(['--dynamic-config-value', 'history.timerProcessorMaxTimeShift="100ms"']);
+    expect(devServerTuningArgs()).toEqual([
+      '--dynamic-config-value',
+      'history.timerProcessorMaxTimeShift="100ms"',
+      '--dynamic-config-value',
+      'history.transferProcessorMaxPollRPS=200',
+    ]);
   });
 
   test("docker-compose.yml's dynamic config (which npm run test:cluster runs) has every setting", () => {
