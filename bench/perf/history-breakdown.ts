@@ -14,6 +14,9 @@ export interface Breakdown {
   /** Activity type → medians in ms and how many. */
   activities: Map<string, { queued: number; run: number; count: number }>;
   workflowTaskMs: number;
+  /** The workflow task's median wait for a poll (scheduled → started) and the worker's part (started → completed). */
+  workflowTaskQueuedMs: number;
+  workflowTaskRunMs: number;
   workflowTasks: number;
 }
 
@@ -27,7 +30,10 @@ export async function historyBreakdown(client: Client, workflowId: string): Prom
   const started = new Map<number, number>();
   const runs = new Map<string, { queued: number[]; run: number[] }>();
   const wftScheduled = new Map<number, number>();
+  const wftStarted = new Map<number, number>();
   const wft: number[] = [];
+  const wftQueued: number[] = [];
+  const wftRun: number[] = [];
   for (const event of history.events ?? []) {
     const id = Number(event.eventId ?? 0);
     const at = ms(event.eventTime);
@@ -52,10 +58,18 @@ export async function historyBreakdown(client: Client, workflowId: string): Prom
       case EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED:
         wftScheduled.set(id, at);
         break;
+      case EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED:
+        wftStarted.set(Number(event.workflowTaskStartedEventAttributes?.scheduledEventId ?? 0), at);
+        break;
       case EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED: {
         const sid = Number(event.workflowTaskCompletedEventAttributes?.scheduledEventId ?? 0);
         const s = wftScheduled.get(sid);
+        const st = wftStarted.get(sid);
         if (s !== undefined) wft.push(at - s);
+        if (s !== undefined && st !== undefined) {
+          wftQueued.push(st - s);
+          wftRun.push(at - st);
+        }
         break;
       }
       default:
@@ -64,5 +78,6 @@ export async function historyBreakdown(client: Client, workflowId: string): Prom
   }
   const activities = new Map<string, { queued: number; run: number; count: number }>();
   for (const [type, entry] of runs) activities.set(type, { queued: median(entry.queued), run: median(entry.run), count: entry.run.length });
-  return { activities, workflowTaskMs: wft.length > 0 ? median(wft) : 0, workflowTasks: wft.length };
+  const med = (values: number[]): number => (values.length > 0 ? median(values) : 0);
+  return { activities, workflowTaskMs: med(wft), workflowTaskQueuedMs: med(wftQueued), workflowTaskRunMs: med(wftRun), workflowTasks: wft.length };
 }

@@ -87,7 +87,8 @@ export async function startPerfEnv(): Promise<PerfEnv> {
           ip: '127.0.0.1',
           searchAttributes: [...PROGRESS_ATTRIBUTES],
           log: { format: 'pretty', level: 'error' },
-          extraArgs: ['--metrics-port', String(metricsPort), ...devServerTuningArgs(), ...(label === 'eager' ? ['--dynamic-config-value', EAGER_ACTIVITIES] : [])],
+          // As npm start runs them (src/temporal/server-tuning.ts), unless BENCH_TEMPORAL_DEFAULTS=1.
+          extraArgs: ['--metrics-port', String(metricsPort), ...(process.env.BENCH_TEMPORAL_DEFAULTS === '1' ? [] : devServerTuningArgs()), ...(label === 'eager' ? ['--dynamic-config-value', EAGER_ACTIVITIES] : [])],
         },
       });
       cleanups.push(() => env.teardown());

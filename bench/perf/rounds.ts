@@ -157,10 +157,10 @@ export function roundsReport(result: RoundsResult): string[] {
     );
   }
   lines.push('', 'Where the time goes, from the last measured turn\'s history (server clock, medians in ms): queued = scheduled → started, run = started → completed.', '');
-  lines.push('| design | workflow task | activity: queued / run (count) |', '|---|---:|---|');
+  lines.push('| design | workflow task (count) | workflow task: queued / run | activity: queued / run (count) |', '|---|---:|---:|---|');
   for (const [design, b] of result.breakdown) {
     const acts = [...b.activities].map(([type, a]) => `${type} ${fmt(a.queued)} / ${fmt(a.run)} (${a.count})`).join('; ');
-    lines.push(`| ${label(design)} | ${fmt(b.workflowTaskMs)} (${b.workflowTasks}) | ${acts} |`);
+    lines.push(`| ${label(design)} | ${fmt(b.workflowTaskMs)} (${b.workflowTasks}) | ${fmt(b.workflowTaskQueuedMs)} / ${fmt(b.workflowTaskRunMs)} | ${acts} |`);
   }
   return lines;
 }
