@@ -51,7 +51,7 @@ function cpuTicks(pid: number): number {
 
 function commandOf(spec: WorkerSpec): string[] {
   return spec.kind === 'floor'
-    ? [path.join(REPO_ROOT, 'bench/perf/floor-worker.cjs')]
+    ? [...(process.env.BENCH_FLOOR_NODE_ARGS?.split(' ').filter(Boolean) ?? []), path.join(REPO_ROOT, 'bench/perf/floor-worker.cjs')]
     : [...(process.env.BENCH_HOST_NODE_ARGS?.split(' ').filter(Boolean) ?? []), path.join(REPO_ROOT, 'bench/perf/host-worker.cjs')];
 }
 
