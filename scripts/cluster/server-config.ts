@@ -22,7 +22,7 @@ const HEREDOC_START = "cat > /tmp/dynamicconfig.yaml <<'EOF'";
 /**
  * The dynamic config file docker-compose.yml writes for its server (the text of its heredoc), so
  * the cluster test runs what the compose file promises: VARCHAR(255) id columns in the SQL schema
- * (the default 1000 suits Elasticsearch), and the failover setting of src/temporal/server-tuning.ts.
+ * (the default 1000 suits Elasticsearch), and the settings of src/temporal/server-tuning.ts.
  */
 export function composeDynamicConfig(compose: string = fs.readFileSync(COMPOSE_FILE, 'utf8')): string {
   const lines = compose.split('\n');

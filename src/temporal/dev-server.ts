@@ -142,7 +142,7 @@ async function startOnce(options: DevServerOptions, log: (line: string) => void)
       ...(options.uiCodecEndpoint !== undefined ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
       // The conversations' search attributes, so the Web UI's list can filter by them (idempotent on restart).
       ...PROGRESS_ATTRIBUTES.flatMap((key) => ['--search-attribute', cliSearchAttribute(key)]),
-      // Failover speed: a retry after a lost worker starts when its timeout has passed (server-tuning.ts).
+      // Failover speed and latency per step (src/temporal/server-tuning.ts).
       ...devServerTuningArgs()],
     // Its own process group: a terminal's Ctrl-C reaches npm start, which stops the worker first
     // and then this server, instead of the server dying under a worker that is still draining.

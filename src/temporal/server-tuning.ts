@@ -8,8 +8,9 @@
  *   that is moved to fire then. Every activity retry is such a timer, so by default a retry after a
  *   lost worker starts at least a second after the heartbeat timeout, whatever the retry policy's
  *   first interval (measured with bench/failover.ts: the retried attempt started 4.0 s after the
- *   last heartbeat of a 3 s heartbeat timeout with a 0.5 s first interval; 3.5 s with this
- *   setting). At 100 ms the timer queue reads its table more often when timers are near.
+ *   last heartbeat of a 3 s heartbeat timeout with a 0.5 s first interval; with this setting and
+ *   the 0.1 s interval, 3.1 s). At 100 ms the timer queue reads its table more often when timers
+ *   are near.
  * - **Latency per step.** `history.transferProcessorMaxPollRPS` (default 20) caps how often a
  *   history shard's transfer queue, which hands every new workflow task and every activity not
  *   dispatched eagerly to matching, reads its table: at most once per 50 ms. A conversation's steps
