@@ -8,6 +8,7 @@
  * another tool, then it gets a suffix. Pure and deterministic: workflow state.
  */
 import { digestOf } from './digest';
+import { fnv1a, hex8 } from './fnv1a';
 import { toolRouteEntries } from './tool-routes';
 import type { Tool, ToolCatalog, ToolRouteEntry } from './types';
 
@@ -22,12 +23,7 @@ function refKey(server: string, mcpName: string): string {
 
 /** 32-bit FNV-1a as 8 hex digits: stable, no Node built-ins. */
 function hash8(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0).toString(16).padStart(8, '0');
+  return hex8(fnv1a(text));
 }
 
 /**

@@ -1,3 +1,5 @@
+import { fnv1a, hex8 } from '../conversation/fnv1a';
+
 /** One tool as an MCP server names it: the server's config name and the tool's MCP name. */
 export interface McpToolRef {
   server: string;
@@ -132,10 +134,5 @@ function withHash(base: string, hash: string): string {
  */
 function hashRef(tool: McpToolRef, attempt: number): string {
   const input = attempt === 0 ? refKey(tool) : `${refKey(tool)}\0${attempt}`;
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < input.length; i++) {
-    hash ^= input.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0).toString(16).padStart(8, '0');
+  return hex8(fnv1a(input));
 }
