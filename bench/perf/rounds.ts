@@ -13,13 +13,14 @@ import { scriptedTurn } from '../scripted-turn';
 import { floorConversation, floorSteps, hostConversation } from './conversations';
 import { historyBreakdown, type Breakdown } from './history-breakdown';
 import type { PerfEnv } from './perf-env';
-import { startPlainLoop } from './plain-loop';
+import { startPlainLoop, startPlainLoopProcess, type PlainLoop } from './plain-loop';
 import { startWorker, type WorkerProcess } from './worker-process';
 
-export type RoundDesign = 'plain' | 'floor' | 'floor-eager' | 'host' | 'host-eager' | 'host-fast-eager' | 'before' | 'before-eager';
+export type RoundDesign = 'plain' | 'plain-process' | 'floor' | 'floor-eager' | 'host' | 'host-eager' | 'host-fast-eager' | 'before' | 'before-eager';
 
 export const ROUND_LABEL: Record<RoundDesign, string> = {
   plain: 'plain loop (no Temporal)',
+  'plain-process': 'plain loop in a process of its own, streaming as the host (no Temporal)',
   floor: 'floor, eager dispatch refused (allowEagerDispatch: false)',
   'floor-eager': 'floor, eager dispatch',
   host: 'host',
@@ -55,7 +56,9 @@ export async function runRounds(env: PerfEnv, options: { modelCalls: number; rep
   const { plain: plainServer, eager: eagerServer } = env.servers;
   const workers: WorkerProcess[] = [];
   const plainLoop = startPlainLoop(env.model, 0);
+  let plainProcess: PlainLoop | undefined;
   try {
+    plainProcess = await startPlainLoopProcess(env.model, 0);
     workers.push(
       ...(await Promise.all([
         startWorker({ kind: 'host', address: plainServer.address, taskQueue: queues.plain, bundlePath: env.hostBundle, claudeUrl: env.model.url, ...(env.hostRoot ? { srcRoot: env.hostRoot } : {}) }),
@@ -83,6 +86,9 @@ export async function runRounds(env: PerfEnv, options: { modelCalls: number; rep
       switch (design) {
         case 'plain':
           return { ms: await plainLoop.turn(tag, responder(scriptedTurn(modelCalls)), 0) };
+        case 'plain-process':
+          if (!plainProcess) throw new Error('the plain loop\'s process did not start');
+          return { ms: await plainProcess.turn(tag, responder(scriptedTurn(modelCalls)), 0) };
         case 'floor':
         case 'floor-eager': {
           const eager = design === 'floor-eager';
@@ -103,7 +109,7 @@ export async function runRounds(env: PerfEnv, options: { modelCalls: number; rep
         }
       }
     };
-    const designs: RoundDesign[] = ['plain', 'floor', 'floor-eager', 'host', 'host-eager', 'host-fast-eager', ...(before ? (['before', 'before-eager'] as const) : [])];
+    const designs: RoundDesign[] = ['plain', 'plain-process', 'floor', 'floor-eager', 'host', 'host-eager', 'host-fast-eager', ...(before ? (['before', 'before-eager'] as const) : [])];
     // One unmeasured turn each first: connections, JIT, the MCP server's start.
     for (const design of designs) await run(design);
     const perRound = new Map<RoundDesign, number[]>(designs.map((d) => [d, []]));
@@ -125,6 +131,7 @@ export async function runRounds(env: PerfEnv, options: { modelCalls: number; rep
     return { designs, ...(before ? { beforeLabel: before.label } : {}), modelCalls, repeat, perRound, breakdown };
   } finally {
     await plainLoop.close();
+    await plainProcess?.close();
     await Promise.all(workers.map((w) => w.stop()));
   }
 }
@@ -150,10 +157,21 @@ export function roundsReport(result: RoundsResult): string[] {
   const label = (design: RoundDesign): string => (design.startsWith('before') && result.beforeLabel ? ROUND_LABEL[design].replace('before (BENCH_BEFORE_ROOT)', `at ${result.beforeLabel}`).replace('before,', `at ${result.beforeLabel},`) : ROUND_LABEL[design]);
   for (const design of result.designs) {
     const values = result.perRound.get(design) ?? [];
-    const sameFloor = design === 'plain' ? undefined : floorEager;
+    const sameFloor = design.startsWith('plain') ? undefined : floorEager;
     lines.push(
       `| ${label(design)} | ${fmt(med(design))} | ${fmt(Math.min(...values))} – ${fmt(Math.max(...values))} | ` +
         `${(med(design) / plain).toFixed(1)}× | ${sameFloor === undefined ? '—' : `**${(med(design) / sameFloor).toFixed(2)}×**`} |`,
+    );
+  }
+  const work = med('plain-process');
+  const hostEager = med('host-eager');
+  if (result.designs.includes('plain-process') && result.designs.includes('host-eager')) {
+    lines.push(
+      '',
+      `The floor's activities do nothing; the host's call a model over HTTP and a tool over stdio. The same calls without Temporal, ` +
+        `in a process of their own as a worker makes them (the plain loop streaming each answer, as \`callClaude\` does), take ${fmt(work)} ms per round, ` +
+        `so the floor plus the calls' own work is ${fmt(floorEager + work)} ms: the host with eager dispatch runs **${(hostEager / (floorEager + work)).toFixed(2)}×** that, ` +
+        `${fmt(hostEager - floorEager - work)} ms per round above it (of its ${fmt(hostEager - floorEager)} ms above the floor).`,
     );
   }
   lines.push('', 'Where the time goes, from the last measured turn\'s history (server clock, medians in ms): queued = scheduled → started, run = started → completed.', '');
