@@ -1,13 +1,18 @@
 // The floor's worker process for the performance benchmark: a bare Temporal worker (plain Node, no
 // transpiler, the SDK's default data converter) running bench/perf/floor-workflows.ts from a
 // prebuilt bundle, whose one activity waits the milliseconds it is given (none: it returns at once).
-// Env: BENCH_ADDRESS, BENCH_TASK_QUEUE, BENCH_BUNDLE. Prints "ready" once it polls; SIGTERM stops it.
+// Env: BENCH_ADDRESS, BENCH_TASK_QUEUE, BENCH_BUNDLE, BENCH_METRICS_PORT (the SDK's Prometheus metrics,
+// in ms, as bench/perf/worker-metrics.ts reads them). Prints "ready" once it polls; SIGTERM stops it.
 'use strict';
 const { setTimeout } = require('node:timers');
 const { DefaultLogger, NativeConnection, Runtime, Worker } = require('@temporalio/worker');
 
 async function main() {
-  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const port = process.env.BENCH_METRICS_PORT;
+  Runtime.install({
+    logger: new DefaultLogger('ERROR'),
+    ...(port ? { telemetryOptions: { metrics: { prometheus: { bindAddress: `127.0.0.1:${port}`, useSecondsForDurations: false } } } } : {}),
+  });
   const connection = await NativeConnection.connect({ address: process.env.BENCH_ADDRESS });
   const worker = await Worker.create({
     connection,

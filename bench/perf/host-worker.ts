@@ -5,11 +5,13 @@
  * Env: BENCH_ADDRESS, BENCH_TASK_QUEUE, BENCH_BUNDLE, BENCH_CLAUDE_URL, BENCH_TOOL_MS (the tool's
  * own latency), BENCH_SRC_ROOT (another tree whose src/ is measured, e.g. a worktree of an earlier
  * commit: its worker and activities; default this tree), BENCH_FAST_TOOLS=1 (the server is marked
- * `fast`: its calls run as local activities). Prints "ready" once it polls; SIGTERM stops it.
+ * `fast`: its calls run as local activities), BENCH_METRICS_PORT (the SDK's Prometheus metrics:
+ * bench/perf/worker-metrics.ts). Prints "ready" once it polls; SIGTERM stops it.
  */
 import * as path from 'node:path';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type * as HostWorkerModule from '../../src/worker/create-host-worker';
+import { metricsTelemetry } from './worker-metrics';
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
 
@@ -20,7 +22,8 @@ function required(name: string): string {
 }
 
 async function main(): Promise<void> {
-  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const telemetryOptions = metricsTelemetry(process.env.BENCH_METRICS_PORT);
+  Runtime.install({ logger: new DefaultLogger('ERROR'), ...(telemetryOptions ? { telemetryOptions } : {}) });
   const srcRoot = path.resolve(process.env.BENCH_SRC_ROOT || REPO_ROOT);
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the measured tree is chosen at run time
   const { createHostWorker } = require(path.join(srcRoot, 'src/worker/create-host-worker')) as typeof HostWorkerModule;

@@ -17,6 +17,7 @@ import { findTemporalCli } from '../../src/temporal/find-temporal-cli';
 import { PROGRESS_ATTRIBUTES } from '../../src/workflows/progress-attributes';
 import { workflowPreloadModules } from '../../src/worker/workflow-bundle';
 import { freePort } from '../../src/temporal/free-port';
+import { devServerPid } from './proc-stats';
 import { devServerTuningArgs } from '../../src/temporal/server-tuning';
 import { startFakeModel, type FakeModel } from './fake-model';
 import { quietLogger } from '../quiet-logger';
@@ -31,6 +32,8 @@ export interface BenchServer {
   client: Client;
   /** The dev server's Prometheus endpoint (requests per operation: `bench/perf/server-requests.ts`). */
   metricsUrl: string;
+  /** The dev server's process, for its CPU time (undefined when /proc does not show it). */
+  pid?: number;
 }
 
 export interface PerfEnv {
@@ -94,9 +97,11 @@ export async function startPerfEnv(): Promise<PerfEnv> {
       cleanups.push(() => env.teardown());
       const connection = await Connection.connect({ address: env.address });
       cleanups.push(() => connection.close());
+      const pid = devServerPid(Number(env.address.split(':').at(-1)));
       return {
         label,
         address: env.address,
+        ...(pid !== undefined ? { pid } : {}),
         client: new Client({ connection, namespace: 'default', dataConverter }),
         metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
       };

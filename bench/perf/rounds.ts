@@ -14,6 +14,7 @@ import { floorConversation, floorSteps, hostConversation } from './conversations
 import { historyBreakdown, type Breakdown } from './history-breakdown';
 import type { PerfEnv } from './perf-env';
 import { startPlainLoop, startPlainLoopProcess, type PlainLoop } from './plain-loop';
+import { activityExecution, executionBetween, type ActivityExecution } from './worker-metrics';
 import { startWorker, type WorkerProcess } from './worker-process';
 
 export type RoundDesign = 'plain' | 'plain-process' | 'floor' | 'floor-eager' | 'host' | 'host-eager' | 'host-fast-eager' | 'before' | 'before-eager';
@@ -39,6 +40,8 @@ export interface RoundsResult {
   /** Per design, ms per round of each repetition. */
   perRound: Map<RoundDesign, number[]>;
   breakdown: Map<RoundDesign, Breakdown>;
+  /** Per design run by a worker: its activities' execution over the measured turns, as its SDK timed it. */
+  execution: Map<RoundDesign, ActivityExecution>;
 }
 
 export async function runRounds(env: PerfEnv, options: { modelCalls: number; repeat: number; nextTag: () => number }): Promise<RoundsResult> {
@@ -59,22 +62,23 @@ export async function runRounds(env: PerfEnv, options: { modelCalls: number; rep
   let plainProcess: PlainLoop | undefined;
   try {
     plainProcess = await startPlainLoopProcess(env.model, 0);
-    workers.push(
-      ...(await Promise.all([
-        startWorker({ kind: 'host', address: plainServer.address, taskQueue: queues.plain, bundlePath: env.hostBundle, claudeUrl: env.model.url, ...(env.hostRoot ? { srcRoot: env.hostRoot } : {}) }),
-        startWorker({ kind: 'host', address: eagerServer.address, taskQueue: queues.eager, bundlePath: env.hostBundle, claudeUrl: env.model.url, ...(env.hostRoot ? { srcRoot: env.hostRoot } : {}) }),
-        // The same host with its MCP server marked fast (mcp.json `fast: true`): tool calls as local activities.
-        startWorker({ kind: 'host', address: eagerServer.address, taskQueue: queues.fastEager, bundlePath: env.hostBundle, claudeUrl: env.model.url, fastTools: true, ...(env.hostRoot ? { srcRoot: env.hostRoot } : {}) }),
-        startWorker({ kind: 'floor', address: plainServer.address, taskQueue: queues.floor, bundlePath: env.floorBundle }),
-        startWorker({ kind: 'floor', address: eagerServer.address, taskQueue: queues.floorEager, bundlePath: env.floorBundle }),
-        ...(before
-          ? [
-              startWorker({ kind: 'host', address: plainServer.address, taskQueue: queues.before, bundlePath: before.bundle, claudeUrl: env.model.url, srcRoot: before.root }),
-              startWorker({ kind: 'host', address: eagerServer.address, taskQueue: queues.beforeEager, bundlePath: before.bundle, claudeUrl: env.model.url, srcRoot: before.root }),
-            ]
-          : []),
-      ])),
-    );
+    const specs: Array<[RoundDesign, Parameters<typeof startWorker>[0]]> = [
+      ['host', { kind: 'host', address: plainServer.address, taskQueue: queues.plain, bundlePath: env.hostBundle, claudeUrl: env.model.url, ...(env.hostRoot ? { srcRoot: env.hostRoot } : {}) }],
+      ['host-eager', { kind: 'host', address: eagerServer.address, taskQueue: queues.eager, bundlePath: env.hostBundle, claudeUrl: env.model.url, ...(env.hostRoot ? { srcRoot: env.hostRoot } : {}) }],
+      // The same host with its MCP server marked fast (mcp.json `fast: true`): tool calls as local activities.
+      ['host-fast-eager', { kind: 'host', address: eagerServer.address, taskQueue: queues.fastEager, bundlePath: env.hostBundle, claudeUrl: env.model.url, fastTools: true, ...(env.hostRoot ? { srcRoot: env.hostRoot } : {}) }],
+      ['floor', { kind: 'floor', address: plainServer.address, taskQueue: queues.floor, bundlePath: env.floorBundle }],
+      ['floor-eager', { kind: 'floor', address: eagerServer.address, taskQueue: queues.floorEager, bundlePath: env.floorBundle }],
+      ...(before
+        ? ([
+            ['before', { kind: 'host', address: plainServer.address, taskQueue: queues.before, bundlePath: before.bundle, claudeUrl: env.model.url, srcRoot: before.root }],
+            ['before-eager', { kind: 'host', address: eagerServer.address, taskQueue: queues.beforeEager, bundlePath: before.bundle, claudeUrl: env.model.url, srcRoot: before.root }],
+          ] as Array<[RoundDesign, Parameters<typeof startWorker>[0]]>)
+        : []),
+    ];
+    const started = await Promise.all(specs.map(async ([design, spec]) => [design, await startWorker(spec)] as const));
+    for (const [, worker] of started) workers.push(worker);
+    const workerOf = new Map<RoundDesign, WorkerProcess>(started);
     const steps = floorSteps(modelCalls, 0, 0);
     const run = async (design: RoundDesign): Promise<{ ms: number; workflowId?: string }> => {
       const tag = options.nextTag();
@@ -112,6 +116,8 @@ export async function runRounds(env: PerfEnv, options: { modelCalls: number; rep
     const designs: RoundDesign[] = ['plain', 'plain-process', 'floor', 'floor-eager', 'host', 'host-eager', 'host-fast-eager', ...(before ? (['before', 'before-eager'] as const) : [])];
     // One unmeasured turn each first: connections, JIT, the MCP server's start.
     for (const design of designs) await run(design);
+    // What each worker's activities ran from here on, as its SDK timed them.
+    const executionBefore = new Map(await Promise.all([...workerOf].map(async ([design, w]) => [design, await activityExecution(w.metricsUrl)] as const)));
     const perRound = new Map<RoundDesign, number[]>(designs.map((d) => [d, []]));
     const lastIds = new Map<RoundDesign, string>();
     for (let r = 0; r < repeat; r++) {
@@ -123,12 +129,17 @@ export async function runRounds(env: PerfEnv, options: { modelCalls: number; rep
       }
       process.stderr.write(`  rounds ${r + 1}/${repeat}: ${designs.map((d) => `${d} ${(perRound.get(d)?.at(-1) ?? 0).toFixed(1)}`).join(', ')} ms/round\n`);
     }
+    const execution = new Map<RoundDesign, ActivityExecution>();
+    for (const [design, worker] of workerOf) {
+      const before = executionBefore.get(design);
+      if (before) execution.set(design, executionBetween(before, await activityExecution(worker.metricsUrl)));
+    }
     const breakdown = new Map<RoundDesign, Breakdown>();
     for (const [design, id] of lastIds) {
       const client = design.endsWith('eager') ? eagerServer.client : plainServer.client;
       breakdown.set(design, await historyBreakdown(client, id));
     }
-    return { designs, ...(before ? { beforeLabel: before.label } : {}), modelCalls, repeat, perRound, breakdown };
+    return { designs, ...(before ? { beforeLabel: before.label } : {}), modelCalls, repeat, perRound, breakdown, execution };
   } finally {
     await plainLoop.close();
     await plainProcess?.close();
@@ -173,6 +184,27 @@ export function roundsReport(result: RoundsResult): string[] {
         `so the floor plus the calls' own work is ${fmt(floorEager + work)} ms: the host with eager dispatch runs **${(hostEager / (floorEager + work)).toFixed(2)}×** that, ` +
         `${fmt(hostEager - floorEager - work)} ms per round above it (of its ${fmt(hostEager - floorEager)} ms above the floor).`,
     );
+  }
+  if (result.execution.size > 0) {
+    const rounds = result.repeat * result.modelCalls;
+    const workOf = (design: RoundDesign): number => [...(result.execution.get(design)?.values() ?? [])].reduce((sum, e) => sum + e.ms, 0) / rounds;
+    const floorRest = med('floor-eager') - workOf('floor-eager');
+    lines.push(
+      '',
+      'The same rounds split by what each worker\'s own SDK measured (its Prometheus metric `temporal_activity_execution_latency`, and ' +
+        '`temporal_local_activity_execution_latency` for local activities; summed over the measured turns): the activities\' functions ' +
+        'running, and the rest of the round (Temporal: workflow tasks, dispatch, payloads, the server).',
+      '',
+      '| design | ms per round | activities running, ms per round | the rest, ms per round | the rest × the floor\'s (eager) | per call (mean ms) |',
+      '|---|---:|---:|---:|---:|---|',
+    );
+    for (const design of result.designs) {
+      const executed = result.execution.get(design);
+      if (!executed) continue;
+      const rest = med(design) - workOf(design);
+      const perCall = [...executed].map(([type, e]) => `${type} ${fmt(e.ms / e.count)} (${e.count})`).join('; ');
+      lines.push(`| ${label(design)} | ${fmt(med(design))} | ${fmt(workOf(design))} | ${fmt(rest)} | **${(rest / floorRest).toFixed(2)}×** | ${perCall} |`);
+    }
   }
   lines.push('', 'Where the time goes, from the last measured turn\'s history (server clock, medians in ms): queued = scheduled → started, run = started → completed.', '');
   lines.push('| design | workflow task (count) | workflow task: queued / run | activity: queued / run (count) |', '|---|---:|---:|---|');

@@ -11,6 +11,7 @@ import { scriptedTurn } from '../scripted-turn';
 import { floorConversation, floorSteps, hostConversation, type TurnTiming } from './conversations';
 import type { PerfEnv } from './perf-env';
 import { requestsBetween, serverRequests } from './server-requests';
+import { cpuSeconds } from './proc-stats';
 import { startWorker, type WorkerProcess } from './worker-process';
 
 export const MODEL_MS = 200;
@@ -28,6 +29,12 @@ export interface BatchResult {
   p50: number;
   p95: number;
   cpuSeconds: number;
+  /** The dev server's CPU seconds during the batch (NaN when its process was not found). */
+  serverCpuSeconds: number;
+  /** The worker's child processes' CPU seconds during the batch (the host's MCP server). */
+  childrenCpuSeconds: number;
+  /** This process's CPU seconds during the batch: the clients, and for the host the fake model it calls. */
+  benchCpuSeconds: number;
   failed: number;
   /** Requests the server took during the batch, by operation, largest first. */
   requests: Array<[string, number]>;
@@ -51,6 +58,11 @@ async function batch(env: PerfEnv, kind: Kind, worker: WorkerProcess, taskQueue:
   const { client } = env.servers.eager;
   const steps = floorSteps(MODEL_CALLS, MODEL_MS, TOOL_MS);
   const cpuBefore = worker.cpuSeconds();
+  const childrenCpuBefore = worker.childrenCpuSeconds();
+  const serverPid = env.servers.eager.pid;
+  const serverCpu = (): number => (serverPid !== undefined ? cpuSeconds(serverPid) : NaN);
+  const serverCpuBefore = serverCpu();
+  const benchCpuBefore = process.cpuUsage();
   const requestsBefore = await serverRequests(env.servers.eager.metricsUrl);
   const started = performance.now();
   const one = (): Promise<TurnTiming> => {
@@ -67,6 +79,8 @@ async function batch(env: PerfEnv, kind: Kind, worker: WorkerProcess, taskQueue:
   const wallMs = performance.now() - started;
   // The counter lags a little behind the last answer: the end signals and completions settle first.
   await new Promise((resolve) => setTimeout(resolve, 1000));
+  const serverCpuSeconds = serverCpu() - serverCpuBefore;
+  const benchCpu = process.cpuUsage(benchCpuBefore);
   const requests = requestsBetween(requestsBefore, await serverRequests(env.servers.eager.metricsUrl));
   const turns = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value.turnMs] : []));
   const failed = settled.filter((s) => s.status === 'rejected');
@@ -78,13 +92,19 @@ async function batch(env: PerfEnv, kind: Kind, worker: WorkerProcess, taskQueue:
     p50: turns.length ? percentile(turns, 0.5) : NaN,
     p95: turns.length ? percentile(turns, 0.95) : NaN,
     cpuSeconds: worker.cpuSeconds() - cpuBefore,
+    serverCpuSeconds,
+    childrenCpuSeconds: worker.childrenCpuSeconds() - childrenCpuBefore,
+    benchCpuSeconds: (benchCpu.user + benchCpu.system) / 1e6,
     failed: failed.length,
     requests,
   };
 }
 
-/** Beyond this many conversations at once the "before" tree is left out (a shorter run). */
-const BEFORE_MAX_CONCURRENCY = 50;
+/**
+ * Beyond this many conversations at once the "before" tree is left out (a shorter run), unless
+ * `BENCH_BEFORE_MAX_CONCURRENCY` says otherwise (e.g. 200, to compare two trees under load in one run).
+ */
+const BEFORE_MAX_CONCURRENCY = Number(process.env.BENCH_BEFORE_MAX_CONCURRENCY ?? 50);
 
 /** `levels`: concurrency → batches per design (the designs alternate batch by batch). */
 export async function runThroughput(env: PerfEnv, options: { levels: ReadonlyArray<readonly [number, number]>; nextTag: () => number }): Promise<LevelResult[]> {
@@ -120,7 +140,7 @@ export async function runThroughput(env: PerfEnv, options: { levels: ReadonlyArr
           batches.push(result);
           process.stderr.write(
             `  throughput ×${concurrency} ${r + 1}/${repeat} ${kind.padEnd(5)} ${(result.wallMs / 1000).toFixed(1)} s, ` +
-              `p50 ${(result.p50 / 1000).toFixed(2)} s, p95 ${(result.p95 / 1000).toFixed(2)} s, cpu ${result.cpuSeconds.toFixed(1)} s; ` +
+              `p50 ${(result.p50 / 1000).toFixed(2)} s, p95 ${(result.p95 / 1000).toFixed(2)} s, cpu ${result.cpuSeconds.toFixed(1)} s, mcp server cpu ${result.childrenCpuSeconds.toFixed(1)} s, server cpu ${result.serverCpuSeconds.toFixed(1)} s, bench process cpu ${result.benchCpuSeconds.toFixed(1)} s; ` +
               `server requests per conversation: ${result.requests.map(([op, n]) => `${op} ${(n / concurrency).toFixed(1)}`).join(', ')}\n`,
           );
         }
@@ -150,10 +170,11 @@ export function throughputReport(levels: readonly LevelResult[], beforeLabel?: s
       `(${levels.map((l) => `C = ${l.concurrency}: ${l.repeat}`).join(', ')}; p50 and p95 are taken over a batch's C turns); ` +
       'turn latency = start of the turn (update-with-start) to its answer, over the ideal. RSS per conversation: ' +
       '(peak RSS at C − peak RSS at C = 1) / (C − 1), each level on a fresh worker. Server requests: what the dev server\'s ' +
-      'frontend counted during the batch (its `service_requests` metric, every operation, long polls included), per conversation.',
+      'frontend counted during the batch (its `service_requests` metric, every operation, long polls included), per conversation. ' +
+      'Server CPU: the dev server process\'s CPU time during the batch (from `/proc`; it serves that batch alone), per conversation.',
     '',
-    '| C | design | conversations/min | turn p50 / ideal | turn p95 / ideal | worker CPU (cores) | CPU ms / conversation | peak RSS | RSS / conversation over C = 1 | server requests / conversation | host p95 / floor p95 |',
-    '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| C | design | conversations/min | turn p50 / ideal | turn p95 / ideal | worker CPU (cores) | CPU ms / conversation | peak RSS | RSS / conversation over C = 1 | server requests / conversation | server CPU ms / conversation | host p95 / floor p95 |',
+    '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const single = levels.find((level) => level.concurrency === 1);
   for (const level of levels) {
@@ -171,12 +192,31 @@ export function throughputReport(levels: readonly LevelResult[], beforeLabel?: s
           `${m((b) => b.cpuSeconds / (b.wallMs / 1000)).toFixed(2)} | ${m((b) => (b.cpuSeconds * 1000) / b.concurrency).toFixed(0)} | ` +
           `${mem ? `${(mem.peak / MB).toFixed(0)} MB` : '—'} | ${perConversation(mem, single?.memory.get(kind), level.concurrency)} | ` +
           `${m((b) => b.requests.reduce((sum, [, n]) => sum + n, 0) / b.concurrency).toFixed(1)} | ` +
+          `${Number.isNaN(m((b) => b.serverCpuSeconds)) ? '—' : m((b) => (b.serverCpuSeconds * 1000) / b.concurrency).toFixed(0)} | ` +
           `${kind !== 'floor' && p95.get('floor') ? `**${((p95.get(kind) ?? 0) / (p95.get('floor') ?? 1)).toFixed(2)}×**` : ''} |`,
       );
     }
   }
   const largest = levels.at(-1);
   if (largest) {
+    // Every process of a batch shares the machine's cores: where each design's CPU went.
+    const cpuLine = (kind: Kind): string | undefined => {
+      const of = largest.batches.filter((b) => b.kind === kind);
+      if (of.length === 0) return undefined;
+      const perConv = (f: (b: BatchResult) => number): string => {
+        const value = median(of.map((b) => (f(b) * 1000) / b.concurrency));
+        return Number.isNaN(value) ? '—' : value.toFixed(0);
+      };
+      const name = kind === 'before' ? `host at ${beforeLabel ?? 'before'}` : kind;
+      return `- ${name}: worker ${perConv((b) => b.cpuSeconds)}, its MCP server ${perConv((b) => b.childrenCpuSeconds)}, dev server ${perConv((b) => b.serverCpuSeconds)}, benchmark process ${perConv((b) => b.benchCpuSeconds)}`;
+    };
+    lines.push(
+      '',
+      `CPU ms per conversation at C = ${largest.concurrency} (medians over the batches) by process: the worker; its child processes (the host's stdio MCP server); the dev server; the benchmark's own process ` +
+        '(its clients, and the fake model the host calls):',
+      '',
+      ...(['floor', 'host', 'before'] as const).flatMap((kind) => cpuLine(kind) ?? []),
+    );
     lines.push('', `Server requests per conversation by operation at C = ${largest.concurrency} (first batch of each design):`, '');
     for (const kind of ['floor', 'host', 'before'] as const) {
       const first = largest.batches.find((b) => b.kind === kind);

@@ -4,12 +4,11 @@
  * awaited until it polls, read from /proc, stopped by its pid.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { freePort } from '../../src/temporal/free-port';
+import { childrenCpuSeconds, cpuSeconds, statusBytes } from './proc-stats';
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
-/** Clock ticks per second of /proc/<pid>/stat's CPU times (USER_HZ, 100 on Linux). */
-const TICKS_PER_SECOND = 100;
 
 /** Which worker, and where it polls. */
 export interface WorkerSpec {
@@ -32,21 +31,13 @@ export interface WorkerProcess {
   readonly pid: number;
   /** User + system CPU seconds so far. */
   cpuSeconds(): number;
+  /** The same of its live child processes (the host's MCP server). */
+  childrenCpuSeconds(): number;
   /** Resident memory now and its peak so far, in bytes. */
   memory(): { rss: number; peak: number };
+  /** Its SDK's Prometheus endpoint (bench/perf/worker-metrics.ts). */
+  readonly metricsUrl: string;
   stop(): Promise<void>;
-}
-
-function statusField(pid: number, field: string): number {
-  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${field}:`));
-  return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) * 1024;
-}
-
-function cpuTicks(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command's closing parenthesis; utime and stime are the 14th and 15th overall.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
 }
 
 function commandOf(spec: WorkerSpec): string[] {
@@ -60,6 +51,7 @@ const READY_TIMEOUT_MS = 60_000;
 
 /** Starts a worker and resolves once it polls. */
 export async function startWorker(spec: WorkerSpec): Promise<WorkerProcess> {
+  const metricsPort = await freePort();
   const child: ChildProcess = spawn(process.execPath, commandOf(spec), {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -72,6 +64,7 @@ export async function startWorker(spec: WorkerSpec): Promise<WorkerProcess> {
       BENCH_TOOL_MS: String(spec.toolMs ?? 0),
       BENCH_SRC_ROOT: spec.srcRoot ?? '',
       BENCH_FAST_TOOLS: spec.fastTools === true ? '1' : '',
+      BENCH_METRICS_PORT: String(metricsPort),
     },
   });
   let stderr = '';
@@ -103,8 +96,10 @@ export async function startWorker(spec: WorkerSpec): Promise<WorkerProcess> {
   const pid = child.pid ?? 0;
   return {
     pid,
-    cpuSeconds: () => cpuTicks(pid) / TICKS_PER_SECOND,
-    memory: () => ({ rss: statusField(pid, 'VmRSS'), peak: statusField(pid, 'VmHWM') }),
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    cpuSeconds: () => cpuSeconds(pid),
+    childrenCpuSeconds: () => childrenCpuSeconds(pid),
+    memory: () => ({ rss: statusBytes(pid, 'VmRSS'), peak: statusBytes(pid, 'VmHWM') }),
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
