@@ -9,15 +9,17 @@
  *
  * Search attributes are upserted only when the conversation was started with them (the client sets
  * them when the namespace has them registered), so a namespace without them never fails a workflow
- * task; the upserts and the memo sit behind `patched()`, so histories recorded before replay unchanged.
+ * task; the upserts and the memo sit behind a patch (src/workflows/patches.ts), so histories recorded
+ * before replay unchanged.
  */
-import { patched, setCurrentDetails, upsertMemo, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { setCurrentDetails, upsertMemo, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { isPatched, PATCHES } from './patches';
 import type { ConversationState } from '../conversation/conversation-state';
 import { STATE_ATTRIBUTE, TOKENS_ATTRIBUTE, TOOL_CALLS_ATTRIBUTE, TURNS_ATTRIBUTE, WAITING_APPROVAL_ATTRIBUTE } from './progress-attributes';
 import { currentDetails, lastAnswer, stateWord, totalTokens } from './progress-text';
 
 /** The patch id of the progress upserts (search attributes and memo). */
-export const PROGRESS_PATCH = 'progress-search-attributes-and-memo';
+export const PROGRESS_PATCH = PATCHES.progress;
 
 /** The memo keys a conversation keeps (read by `mcp-host list`). */
 export interface ProgressMemo {
@@ -54,7 +56,7 @@ function upsertOnStateChange(state: ConversationState): void {
   const word = settled === 'idle' && state.pending.length > 0 ? 'running' : settled;
   if (word === lastWord) return;
   lastWord = word;
-  if (!patched(PROGRESS_PATCH)) return;
+  if (!isPatched(PROGRESS_PATCH)) return;
   if (hasProgressAttributes()) {
     upsertSearchAttributes([
       { key: STATE_ATTRIBUTE, value: word },

@@ -8,7 +8,7 @@
  * `ask` route waits for the user's decision (the others of the reply run meanwhile), and a denied
  * call gets an `is_error` result saying the user declined.
  */
-import { isCancellation, patched } from '@temporalio/workflow';
+import { isCancellation } from '@temporalio/workflow';
 import type { ToolResultBlock, ToolUseBlock } from '../conversation/transcript';
 import type { ConversationState } from '../conversation/conversation-state';
 import { findToolRoute } from '../conversation/tool-routes';
@@ -16,6 +16,7 @@ import { toolActivities } from './activity-stubs';
 import { failureMessage } from './failure-message';
 import { routeApprovalMode } from '../approval/approval-mode';
 import { cancelledWhileWaitingText, policyDeniedText, userDeclinedText, type ApprovalDecision } from '../approval/pending-approvals';
+import { isPatched } from './patches';
 import { awaitApproval, TOOL_APPROVAL_PATCH } from './tool-approval';
 
 function hostError(toolUse: ToolUseBlock, text: string): ToolResultBlock {
@@ -40,7 +41,7 @@ async function runOne(state: ConversationState, toolUse: ToolUseBlock, neverRan:
   // Tool approval (mcp.json `approval`): the route carries the mode; an `auto` route asks nothing
   // of the history. Patched: a history whose worker ran such a call replays as it ran.
   const mode = routeApprovalMode(route);
-  if (mode !== 'auto' && patched(TOOL_APPROVAL_PATCH)) {
+  if (mode !== 'auto' && isPatched(TOOL_APPROVAL_PATCH)) {
     if (mode === 'deny') {
       state.hostToolErrors += 1;
       return hostError(toolUse, policyDeniedText(toolUse.name, route.server));

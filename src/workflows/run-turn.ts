@@ -2,7 +2,7 @@
  * One user turn: the seed's loop (§8.2) with every stop reason handled on purpose (S17).
  * Claude is called with a reference to the transcript, never the transcript itself.
  */
-import { ActivityFailure, ApplicationFailure, isCancellation, patched, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, isCancellation, workflowInfo } from '@temporalio/workflow';
 import {
   addUserText,
   appendAssistant,
@@ -24,6 +24,7 @@ import { addUsage } from '../conversation/usage-totals';
 import { failureMessage } from './failure-message';
 import { listedDigestOf, withStableToolNames } from '../conversation/stable-tool-names';
 import { notRunResults, runToolsUntilCancelled } from './run-tools';
+import { isPatched, PATCHES } from './patches';
 
 /** The current catalogue, under the tool names this conversation already gave out. */
 async function refreshCatalog(state: ConversationState): Promise<void> {
@@ -69,7 +70,7 @@ async function refreshSummary(state: ConversationState, force: boolean): Promise
  */
 export const ADDED_MESSAGES_MAX_CHARS = 16_384;
 /** Claude calls carry the messages added since the previous one (issue 11); older histories did not. */
-const ADDED_MESSAGES_PATCH = 'claude-input-carries-added-messages';
+const ADDED_MESSAGES_PATCH = PATCHES.addedMessages;
 /** How many messages the previous Claude call of this run covered (module state is per workflow). */
 let coveredByPreviousCall: number | undefined;
 
@@ -77,7 +78,7 @@ let coveredByPreviousCall: number | undefined;
 function addedMessages(state: ConversationState): AddedMessages | undefined {
   const from = coveredByPreviousCall ?? 0;
   coveredByPreviousCall = state.messages.length;
-  if (!patched(ADDED_MESSAGES_PATCH) || from > state.messages.length) return undefined;
+  if (!isPatched(ADDED_MESSAGES_PATCH) || from > state.messages.length) return undefined;
   const messages = state.messages.slice(from);
   return JSON.stringify(messages).length <= ADDED_MESSAGES_MAX_CHARS ? { from, messages } : undefined;
 }
@@ -140,7 +141,7 @@ function guardPendingResults(state: ConversationState, reply: ClaudeReply, pendi
       ...(state.options.compactionThreshold !== undefined ? { threshold: state.options.compactionThreshold } : {}),
       strategy: state.contextStrategy,
     }) === 'compact';
-  if (!compact || !patched('guard-counts-tool-results')) return false;
+  if (!compact || !isPatched(PATCHES.guardCountsToolResults)) return false;
   state.contextStrategy = escalate(state.contextStrategy);
   return true;
 }
@@ -205,7 +206,7 @@ async function runSteps(state: ConversationState, control: TurnControl, counts: 
       if (isCancellation(err)) throw err;
       // Too long for the window: a stronger strategy for the rest of the conversation, and this
       // call once more with it. Patched: conversations recorded before it failed the turn here.
-      if (promptTooLong(err) && canEscalate(state.contextStrategy) && patched('escalate-on-prompt-too-long')) {
+      if (promptTooLong(err) && canEscalate(state.contextStrategy) && isPatched(PATCHES.escalateOnPromptTooLong)) {
         state.contextStrategy = escalate(state.contextStrategy);
         forceSummary = true;
         if (!retriedTooLong) {

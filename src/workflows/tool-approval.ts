@@ -19,13 +19,14 @@ import {
   type ApprovalRequest,
 } from '../approval/pending-approvals';
 import { approveToolCallsUpdate, denyToolCallsUpdate, type ApprovalAnswer } from './definitions';
+import { PATCHES } from './patches';
 import { noteApprovals } from './progress';
 
 /**
  * The patch id of the approval flow: a history recorded by a worker that ran every tool (before
  * approval existed, or where its catalogue had no approval settings) replays as it ran.
  */
-export const TOOL_APPROVAL_PATCH = 'tool-approval';
+export const TOOL_APPROVAL_PATCH = PATCHES.toolApproval;
 
 /** Sets the approve and deny update handlers. */
 export function installApprovalHandlers(state: ConversationState): void {

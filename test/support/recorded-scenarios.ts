@@ -338,4 +338,21 @@ export const RECORDED_SCENARIOS: readonly RecordedScenario[] = [
     requests: 2,
     activities: ['listTools', 'callClaude', 'callTool', 'callClaude'],
   },
+  {
+    // One patch marker per run (issue 11, src/workflows/patches.ts): started with the search
+    // attributes, two turns, the second with a tool call, so the run reaches both the progress and
+    // the added-messages patches; it records the combined patch's marker alone.
+    name: 'combined-patch',
+    servers: () => [weatherServer()],
+    options: {},
+    startedWithProgress: true,
+    script: [endTurn('你好。'), weatherToolUse('toolu_combined_01', '北京'), endTurn('北京今天晴。')],
+    turns: [
+      { text: '你好', expect: { status: 'completed', text: '你好。', modelCalls: 1, toolCalls: 0 } },
+      { text: '北京今天天气怎么样？', expect: { status: 'completed', text: '北京今天晴。', modelCalls: 2, toolCalls: 1 } },
+    ],
+    status: { state: 'ended', turnsCompleted: 2, modelCalls: 3, toolCalls: 1, toolErrors: 0, hostToolErrors: 0 },
+    requests: 3,
+    activities: ['listTools', 'callClaude', 'listTools', 'callClaude', 'callTool', 'callClaude'],
+  },
 ];
