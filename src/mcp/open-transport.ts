@@ -13,6 +13,7 @@ import type { Readable } from 'node:stream';
 import type { McpServerConfig } from './config';
 import { finishAuthorizationAndResend, oauthProviderFor, type HostOAuthOptions } from './oauth/oauth-transport';
 import { pinProtocolVersion } from './pin-protocol-version';
+import { settlePendingSends } from './settle-pending-sends';
 import { noteProtocolError } from './protocol-errors';
 import { waitForChildExit } from './wait-for-child-exit';
 
@@ -66,7 +67,8 @@ function stdioTransport(server: StdioServer, log: Log): StdioClientTransport {
   });
   const stderr = transport.stderr as Readable | null;
   if (stderr) readline.createInterface({ input: stderr }).on('line', (line) => log(`[mcp:${server.name}] ${line}`));
-  return transport;
+  // A write to a server that exited would otherwise never settle (see settle-pending-sends.ts).
+  return settlePendingSends(transport);
 }
 
 async function openStdio(server: StdioServer, log: Log): Promise<OpenedConnection> {
