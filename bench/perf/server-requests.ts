@@ -5,25 +5,21 @@
  * the host's requests per conversation against the floor's say where its extra latency comes from.
  */
 
+import { labelOf, metricLines } from './prometheus-text';
+
 /** Requests per frontend operation, as counted since the server started. */
 export type RequestCounts = Map<string, number>;
 
 const LINE = /^service_requests\{([^}]*)\}\s+([0-9.e+]+)$/;
 
-function label(labels: string, name: string): string | undefined {
-  return new RegExp(`(?:^|,)${name}="([^"]*)"`).exec(labels)?.[1];
-}
-
 /** The frontend's request counts by operation, read from the server's metrics endpoint. */
 export async function serverRequests(metricsUrl: string): Promise<RequestCounts> {
-  const response = await fetch(metricsUrl);
-  if (!response.ok) throw new Error(`${metricsUrl}: HTTP ${response.status}`);
   const counts: RequestCounts = new Map();
-  for (const line of (await response.text()).split('\n')) {
+  for (const line of await metricLines(metricsUrl)) {
     const match = LINE.exec(line);
     if (!match?.[1] || match[2] === undefined) continue;
-    if (label(match[1], 'service_name') !== 'frontend') continue;
-    const operation = label(match[1], 'operation') ?? '?';
+    if (labelOf(match[1], 'service_name') !== 'frontend') continue;
+    const operation = labelOf(match[1], 'operation') ?? '?';
     counts.set(operation, (counts.get(operation) ?? 0) + Number(match[2]));
   }
   return counts;

@@ -6,6 +6,8 @@
  * activities), so that a design's time per round splits into its activities' own work and the rest.
  */
 
+import { labelOf, metricLines } from './prometheus-text';
+
 /** Per activity type (a local activity's as "TYPE (local)"): milliseconds of execution in all, and how many. */
 export type ActivityExecution = Map<string, { ms: number; count: number }>;
 
@@ -13,13 +15,11 @@ const LINE = /^temporal_(local_)?activity_execution_latency_(sum|count)\{([^}]*)
 
 /** The execution totals so far, read from a worker's metrics endpoint. */
 export async function activityExecution(metricsUrl: string): Promise<ActivityExecution> {
-  const response = await fetch(metricsUrl);
-  if (!response.ok) throw new Error(`${metricsUrl}: HTTP ${response.status}`);
   const totals: ActivityExecution = new Map();
-  for (const line of (await response.text()).split('\n')) {
+  for (const line of await metricLines(metricsUrl)) {
     const match = LINE.exec(line);
     if (!match?.[3] || match[4] === undefined) continue;
-    const type = /(?:^|,)activity_type="([^"]*)"/.exec(match[3])?.[1] ?? '?';
+    const type = labelOf(match[3], 'activity_type') ?? '?';
     const key = match[1] ? `${type} (local)` : type;
     const entry = totals.get(key) ?? { ms: 0, count: 0 };
     if (match[2] === 'sum') entry.ms += Number(match[4]);
