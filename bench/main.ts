@@ -46,9 +46,11 @@ interface Profile {
 
 const FULL: Profile = {
   name: 'full',
-  rounds: { modelCalls: 10, repeat: 7 },
-  // 200 conversations: 3 batches, as the ratio at that level moved from 1.13x to 1.62x between single batches of one hour.
-  throughput: { levels: [[1, 3], [10, 3], [50, 2], [200, 3]] },
+  // 11 turns per design: single turns of one design spread by a third and more (e.g. 32.7–43.8 ms per round).
+  rounds: { modelCalls: 10, repeat: 11 },
+  // 200 conversations: 5 batches, as the ratio at that level moved from 1.13x to 1.62x between single batches of one
+  // hour, and from 1.25x to 1.60x between runs of 3 batches (2026-12-06).
+  throughput: { levels: [[1, 3], [10, 3], [50, 2], [200, 5]] },
   startup: { repeat: 5 },
   // Recorded bytes do not depend on timing (the spread between repetitions was 0.2%): one run each.
   history: { sizes: [50, 100], repeat: 1 },
