@@ -45,8 +45,13 @@ export interface LevelResult {
   /** Batches per design. */
   repeat: number;
   batches: BatchResult[];
-  /** Per kind: the worker's peak resident memory over the level's batches (a fresh worker per level). */
-  memory: Map<Kind, { peak: number }>;
+  /**
+   * Per kind: the worker's peak resident memory after its first measured batch and over all of the
+   * level's batches (a fresh worker per level). The heap grows over further batches toward a plateau
+   * (200 conversations, 8 batches: 342 → 526 MB, the floor's 264 → 277), so the figure per conversation
+   * comes from the first.
+   */
+  memory: Map<Kind, { first: number; peak: number }>;
 }
 
 function percentile(values: readonly number[], p: number): number {
@@ -123,7 +128,7 @@ export async function runThroughput(env: PerfEnv, options: { levels: ReadonlyArr
           kind: 'host', address, taskQueue: queues.before, bundlePath: env.before.bundle, claudeUrl: env.model.url, toolMs: TOOL_MS, srcRoot: env.before.root,
         }));
       }
-      const memory = new Map<Kind, { peak: number }>();
+      const memory = new Map<Kind, { first: number; peak: number }>();
       // One small unmeasured batch each: the MCP server's start, connections, JIT.
       for (const kind of kinds) {
         const worker = workers.get(kind);
@@ -138,14 +143,15 @@ export async function runThroughput(env: PerfEnv, options: { levels: ReadonlyArr
           if (!worker) continue;
           const result = await batch(env, kind, worker, queues[kind], concurrency, options.nextTag);
           batches.push(result);
+          if (r === 0) memory.set(kind, { first: worker.memory().peak, peak: 0 });
           process.stderr.write(
             `  throughput ×${concurrency} ${r + 1}/${repeat} ${kind.padEnd(5)} ${(result.wallMs / 1000).toFixed(1)} s, ` +
-              `p50 ${(result.p50 / 1000).toFixed(2)} s, p95 ${(result.p95 / 1000).toFixed(2)} s, cpu ${result.cpuSeconds.toFixed(1)} s, mcp server cpu ${result.childrenCpuSeconds.toFixed(1)} s, server cpu ${result.serverCpuSeconds.toFixed(1)} s, bench process cpu ${result.benchCpuSeconds.toFixed(1)} s; ` +
+              `p50 ${(result.p50 / 1000).toFixed(2)} s, p95 ${(result.p95 / 1000).toFixed(2)} s, rss ${(worker.memory().rss / MB).toFixed(0)} MB (peak ${(worker.memory().peak / MB).toFixed(0)}), cpu ${result.cpuSeconds.toFixed(1)} s, mcp server cpu ${result.childrenCpuSeconds.toFixed(1)} s, server cpu ${result.serverCpuSeconds.toFixed(1)} s, bench process cpu ${result.benchCpuSeconds.toFixed(1)} s; ` +
               `server requests per conversation: ${result.requests.map(([op, n]) => `${op} ${(n / concurrency).toFixed(1)}`).join(', ')}\n`,
           );
         }
       }
-      for (const [kind, worker] of workers) memory.set(kind, { peak: worker.memory().peak });
+      for (const [kind, worker] of workers) memory.set(kind, { first: memory.get(kind)?.first ?? worker.memory().peak, peak: worker.memory().peak });
       results.push({ concurrency, repeat, batches, memory });
     } finally {
       await Promise.all([...workers.values()].map((w) => w.stop()));
@@ -156,10 +162,10 @@ export async function runThroughput(env: PerfEnv, options: { levels: ReadonlyArr
 
 const MB = 1024 * 1024;
 
-/** What one more conversation held at the peak: the peak's growth over the worker that ran one at a time. */
-function perConversation(mem: { peak: number } | undefined, single: { peak: number } | undefined, concurrency: number): string {
+/** What one more conversation held at the peak of a first batch: its growth over the worker that ran one at a time. */
+function perConversation(mem: { first: number } | undefined, single: { first: number } | undefined, concurrency: number): string {
   if (!mem || !single || concurrency <= 1) return '—';
-  return `${((mem.peak - single.peak) / (concurrency - 1) / 1024).toFixed(0)} KB`;
+  return `${((mem.first - single.first) / (concurrency - 1) / 1024).toFixed(0)} KB`;
 }
 
 /** The section's Markdown. */
@@ -169,11 +175,11 @@ export function throughputReport(levels: readonly LevelResult[], beforeLabel?: s
       'then ended; all C started at once, on one worker; eager dispatch on (server and SDK). Each cell is the median over its batches ' +
       `(${levels.map((l) => `C = ${l.concurrency}: ${l.repeat}`).join(', ')}; p50 and p95 are taken over a batch's C turns); ` +
       'turn latency = start of the turn (update-with-start) to its answer, over the ideal. RSS per conversation: ' +
-      '(peak RSS at C − peak RSS at C = 1) / (C − 1), each level on a fresh worker. Server requests: what the dev server\'s ' +
+      '(peak RSS after the first batch at C − the same at C = 1) / (C − 1), each level on a fresh worker; peak RSS: after the first batch / after all of them. Server requests: what the dev server\'s ' +
       'frontend counted during the batch (its `service_requests` metric, every operation, long polls included), per conversation. ' +
       'Server CPU: the dev server process\'s CPU time during the batch (from `/proc`; it serves that batch alone), per conversation.',
     '',
-    '| C | design | conversations/min | turn p50 / ideal | turn p95 / ideal | worker CPU (cores) | CPU ms / conversation | peak RSS | RSS / conversation over C = 1 | server requests / conversation | server CPU ms / conversation | host p95 / floor p95 |',
+    '| C | design | conversations/min | turn p50 / ideal | turn p95 / ideal | worker CPU (cores) | CPU ms / conversation | peak RSS: first batch / all | RSS / conversation over C = 1 | server requests / conversation | server CPU ms / conversation | host p95 / floor p95 |',
     '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const single = levels.find((level) => level.concurrency === 1);
@@ -190,7 +196,7 @@ export function throughputReport(levels: readonly LevelResult[], beforeLabel?: s
         `| ${level.concurrency} | ${kind === 'before' ? `host at ${beforeLabel ?? 'before'}` : kind}${failed ? ` (${failed} failed)` : ''} | ${m((b) => (b.concurrency / b.wallMs) * 60_000).toFixed(0)} | ` +
           `${(m((b) => b.p50) / IDEAL_TURN_MS).toFixed(2)}× | ${(m((b) => b.p95) / IDEAL_TURN_MS).toFixed(2)}× | ` +
           `${m((b) => b.cpuSeconds / (b.wallMs / 1000)).toFixed(2)} | ${m((b) => (b.cpuSeconds * 1000) / b.concurrency).toFixed(0)} | ` +
-          `${mem ? `${(mem.peak / MB).toFixed(0)} MB` : '—'} | ${perConversation(mem, single?.memory.get(kind), level.concurrency)} | ` +
+          `${mem ? `${(mem.first / MB).toFixed(0)} / ${(mem.peak / MB).toFixed(0)} MB` : '—'} | ${perConversation(mem, single?.memory.get(kind), level.concurrency)} | ` +
           `${m((b) => b.requests.reduce((sum, [, n]) => sum + n, 0) / b.concurrency).toFixed(1)} | ` +
           `${Number.isNaN(m((b) => b.serverCpuSeconds)) ? '—' : m((b) => (b.serverCpuSeconds * 1000) / b.concurrency).toFixed(0)} | ` +
           `${kind !== 'floor' && p95.get('floor') ? `**${((p95.get(kind) ?? 0) / (p95.get('floor') ?? 1)).toFixed(2)}×**` : ''} |`,
