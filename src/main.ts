@@ -5,7 +5,9 @@
  * labelled. Then it runs the worker with the MCP servers of mcp.json. One line per component.
  *
  * Ctrl-C at any moment — while the CLI installs, the dev server starts, the worker is created or
- * runs — stops everything started so far and exits.
+ * runs — stops everything started so far and exits; so does closing its terminal (SIGHUP), and so
+ * does SIGTERM. A dev server left running by an `npm start` that could not stop it (kill -9) is
+ * stopped by the next one on the same data (src/temporal/dev-server-owner.ts).
  */
 import * as path from 'node:path';
 import { startOfflineStandIn } from './offline';
@@ -92,7 +94,11 @@ async function run(stop: AbortSignal, cleanups: Array<() => Promise<void>>): Pro
 
 async function main(): Promise<number> {
   const stop = new AbortController();
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  // A closed terminal fails every later write (EIO): output is lost, the stopping goes on.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+  // SIGHUP: the terminal was closed (or the SSH session dropped). Its default action would end
+  // this process at once and leave the dev server, in a session of its own, running.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     // `on`, not `once`: a terminal's Ctrl-C reaches this process twice (directly, and relayed by
     // npm); a second signal without a handler would kill it before it stops what it started.
     process.on(signal, () => {

@@ -2,8 +2,9 @@
  * Ctrl-C during `npm start`, at every moment of start-up: while Node loads, while the dev server
  * starts, once it is up, while the offline stand-in and the worker are being created, once the
  * worker polls. A terminal's Ctrl-C reaches the whole foreground process group, and npm relays it
- * once more, so the group gets SIGINT twice. Each time the process must exit promptly, and no
- * process it started (dev server, MCP server) may be left, nor the dev server's port open.
+ * once more, so the group gets SIGINT twice. Closing the terminal instead sends the group SIGHUP,
+ * once. Each time the process must exit promptly, and no process it started (dev server, MCP
+ * server) may be left, nor the dev server's port open.
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -18,14 +19,19 @@ import { REPO_ROOT } from '../support/repo';
 /** When to press Ctrl-C: after a delay, when a line of output appears, or when a child process does. */
 type Moment = { afterMs: number } | { onLine: RegExp } | { onProcess: RegExp };
 
-const MOMENTS: Array<[string, Moment]> = [
-  ['while Node loads', { afterMs: 50 }],
-  ['while the dev server starts', { onProcess: /server start-dev/ }],
-  ['once the dev server is up', { onLine: /^Temporal: dev server at/ }],
-  ['while the stand-in and the worker are created', { onLine: /^Web UI:/ }],
-  ['as the stand-in is announced', { onLine: /OFFLINE STAND-IN/ }],
-  ['once the worker polls', { onLine: /^Worker: polling/ }],
-  ['once the MCP servers are listed', { onLine: /^MCP server weather:/ }],
+/** Ctrl-C (SIGINT, twice: the terminal's and npm's relay), or a closed terminal (SIGHUP, once). */
+type Press = 'Ctrl-C' | 'hang-up';
+
+const MOMENTS: Array<[string, Moment, Press]> = [
+  ['Ctrl-C while Node loads', { afterMs: 50 }, 'Ctrl-C'],
+  ['Ctrl-C while the dev server starts', { onProcess: /server start-dev/ }, 'Ctrl-C'],
+  ['Ctrl-C once the dev server is up', { onLine: /^Temporal: dev server at/ }, 'Ctrl-C'],
+  ['Ctrl-C while the stand-in and the worker are created', { onLine: /^Web UI:/ }, 'Ctrl-C'],
+  ['Ctrl-C as the stand-in is announced', { onLine: /OFFLINE STAND-IN/ }, 'Ctrl-C'],
+  ['Ctrl-C once the worker polls', { onLine: /^Worker: polling/ }, 'Ctrl-C'],
+  ['Ctrl-C once the MCP servers are listed', { onLine: /^MCP server weather:/ }, 'Ctrl-C'],
+  ['terminal closed (SIGHUP) while the dev server starts', { onProcess: /server start-dev/ }, 'hang-up'],
+  ['terminal closed (SIGHUP) once the MCP servers are listed', { onLine: /^MCP server weather:/ }, 'hang-up'],
 ];
 
 function portOpen(port: number): Promise<boolean> {
@@ -48,10 +54,10 @@ async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean
   return true;
 }
 
-describe('Ctrl-C during npm start', () => {
+describe('Ctrl-C or a closed terminal during npm start', () => {
   const cli = findTemporalCli();
 
-  it.each(MOMENTS)('%s: stops everything it started and exits', async (_name, moment) => {
+  it.each(MOMENTS)('%s: stops everything it started and exits', async (_name, moment, how) => {
     if (!cli) throw new Error('no Temporal CLI (npm run setup)');
     const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-start-'));
     const [port, uiPort] = [await freePort(), await freePort()];
@@ -76,9 +82,11 @@ describe('Ctrl-C during npm start', () => {
       child.once('exit', (code, signal) => resolve({ code, signal })),
     );
     let output = '';
+    const signal = how === 'Ctrl-C' ? 'SIGINT' : 'SIGHUP';
     const ctrlC = (): void => {
       try {
-        process.kill(-pid, 'SIGINT');
+        process.kill(-pid, signal);
+        if (how === 'hang-up') return; // a shell relays a hang-up to its jobs once
         setTimeout(() => {
           try {
             process.kill(-pid, 'SIGINT'); // npm's relay of the same Ctrl-C
@@ -116,15 +124,16 @@ describe('Ctrl-C during npm start', () => {
         // gone
       }
     }, 60_000);
-    const { code, signal } = await exited;
+    const exit = await exited;
     clearTimeout(timer);
     clearInterval(processWatch);
     tree.stop();
     // Before Node has run a line of ours, SIGINT's default action ends the process (nothing started
     // yet); from then on it stops what it started and exits 0.
     // The output says where a stop that did not happen got stuck.
-    if (pressed && !(code === 0 || signal === 'SIGINT')) throw new Error(`exit ${String(code)} / ${String(signal)}; output:\n${output}`);
-    expect({ pressed, stopped: code === 0 || signal === 'SIGINT' }).toEqual({ pressed: true, stopped: true });
+    const stopped = exit.code === 0 || exit.signal === signal;
+    if (pressed && !stopped) throw new Error(`exit ${String(exit.code)} / ${String(exit.signal)}; output:\n${output}`);
+    expect({ pressed, stopped }).toEqual({ pressed: true, stopped: true });
     const left = [...tree.seen.values()];
     expect(await waitFor(() => left.every((p) => !stillAlive(p)), 5000)).toBe(true);
     expect(left.filter(stillAlive)).toEqual([]);
