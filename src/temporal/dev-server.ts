@@ -1,7 +1,8 @@
 /**
  * Runs `temporal server start-dev` as a child process for `npm start`: SQLite persistence in a
  * file (a restart keeps conversations), the Web UI on, bound to 127.0.0.1, the conversations' search
- * attributes registered. Stopped by PID.
+ * attributes registered. Stopped by PID. A dev server that an earlier start left running on the
+ * same data file (its owner killed) is stopped first (`dev-server-owner.ts`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -9,6 +10,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { cliSearchAttribute, PROGRESS_ATTRIBUTES } from '../workflows/progress-attributes';
+import { findLeftover, removeRecord, stopOrphan, writeRecord } from './dev-server-owner';
 import { devServerTuningArgs } from './server-tuning';
 
 /** Where and how to run the dev server. */
@@ -126,6 +128,17 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 
 async function startOnce(options: DevServerOptions, log: (line: string) => void): Promise<DevServer> {
   const ip = options.ip ?? '127.0.0.1';
+  const leftover = findLeftover(options.dbFile);
+  if (leftover.kind === 'in-use') {
+    throw new Error(
+      `a Temporal dev server already runs on ${options.dbFile} (pid ${leftover.pid}, at ${leftover.address}), ` +
+        `started by process ${leftover.ownerPid}, which is still running. Use it with TEMPORAL_ADDRESS=${leftover.address}, or stop that process first.`,
+    );
+  }
+  if (leftover.kind === 'orphan') {
+    log(`[temporal] stopping the dev server an earlier start left running on this data (pid ${leftover.pid}, ${leftover.address}); its data stays`);
+    await stopOrphan(leftover.pid, options.dbFile);
+  }
   for (const port of [options.port, options.uiPort]) {
     if (await portInUse(ip, port)) {
       throw new Error(
@@ -151,8 +164,11 @@ async function startOnce(options: DevServerOptions, log: (line: string) => void)
   // Should this process end without stop() (an uncaught error), the server it started ends too.
   const killOnExit = (): void => {
     child.kill('SIGTERM');
+    if (child.pid !== undefined) removeRecord(options.dbFile, child.pid);
   };
   process.once('exit', killOnExit);
+  // Who runs it, for a later start should this process die without stopping it (kill -9).
+  if (child.pid !== undefined) writeRecord(options.dbFile, { pid: child.pid, address: `${ip}:${options.port}` });
   let stopping = false;
   const tail: string[] = [];
   const forward = (chunk: Buffer): void => {
@@ -180,12 +196,14 @@ async function startOnce(options: DevServerOptions, log: (line: string) => void)
     stopping = true;
     process.removeListener('exit', killOnExit);
     await stopChild(child);
+    if (child.pid !== undefined) removeRecord(options.dbFile, child.pid);
     throw err;
   }
-  const stop = (): Promise<void> => {
+  const stop = async (): Promise<void> => {
     stopping = true;
     process.removeListener('exit', killOnExit);
-    return stopChild(child);
+    await stopChild(child);
+    if (child.pid !== undefined) removeRecord(options.dbFile, child.pid);
   };
   return { address, uiUrl: `http://${ip}:${options.uiPort}`, pid: child.pid ?? -1, stop };
 }
