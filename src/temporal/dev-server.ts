@@ -161,14 +161,18 @@ async function startOnce(options: DevServerOptions, log: (line: string) => void)
     // and then this server, instead of the server dying under a worker that is still draining.
     { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
+  const address = `${ip}:${options.port}`;
+  // Who runs it, for a later start should this process die without stopping it (kill -9).
+  if (child.pid !== undefined) writeRecord(options.dbFile, { pid: child.pid, address });
+  const forgetRecord = (): void => {
+    if (child.pid !== undefined) removeRecord(options.dbFile, child.pid);
+  };
   // Should this process end without stop() (an uncaught error), the server it started ends too.
   const killOnExit = (): void => {
     child.kill('SIGTERM');
-    if (child.pid !== undefined) removeRecord(options.dbFile, child.pid);
+    forgetRecord();
   };
   process.once('exit', killOnExit);
-  // Who runs it, for a later start should this process die without stopping it (kill -9).
-  if (child.pid !== undefined) writeRecord(options.dbFile, { pid: child.pid, address: `${ip}:${options.port}` });
   let stopping = false;
   const tail: string[] = [];
   const forward = (chunk: Buffer): void => {
@@ -183,7 +187,6 @@ async function startOnce(options: DevServerOptions, log: (line: string) => void)
   // Its stdout is a banner of addresses this host prints itself; warnings and errors come on stderr.
   child.stdout?.resume();
   child.stderr?.on('data', forward);
-  const address = `${ip}:${options.port}`;
   try {
     // Its last words arrive on stderr after it has exited: wait for the pipe to close (bounded).
     const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
@@ -196,14 +199,14 @@ async function startOnce(options: DevServerOptions, log: (line: string) => void)
     stopping = true;
     process.removeListener('exit', killOnExit);
     await stopChild(child);
-    if (child.pid !== undefined) removeRecord(options.dbFile, child.pid);
+    forgetRecord();
     throw err;
   }
   const stop = async (): Promise<void> => {
     stopping = true;
     process.removeListener('exit', killOnExit);
     await stopChild(child);
-    if (child.pid !== undefined) removeRecord(options.dbFile, child.pid);
+    forgetRecord();
   };
   return { address, uiUrl: `http://${ip}:${options.uiPort}`, pid: child.pid ?? -1, stop };
 }

@@ -17,21 +17,8 @@ import { startDevServer, type DevServer } from '../../src/temporal/dev-server';
 import { recordPath } from '../../src/temporal/dev-server-owner';
 import { findTemporalCli } from '../../src/temporal/find-temporal-cli';
 import { freePort } from '../../src/temporal/free-port';
+import { running } from '../fixtures/process-tree';
 import { REPO_ROOT } from '../support/repo';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 /** Registers namespace `name` on the server at `address` (what a conversation's data stands for here). */
 async function register(address: string, name: string): Promise<void> {
@@ -98,14 +85,14 @@ describe('a dev server left running on the same data', () => {
     owner.kill('SIGKILL');
     await new Promise((resolve) => owner.once('exit', resolve));
     // Nothing stopped it: it runs on, holding the ports and the data.
-    expect(alive(leftPid)).toBe(true);
+    expect(running(leftPid)).toBe(true);
     expect(fs.existsSync(recordPath(dbFile))).toBe(true);
 
     const lines: string[] = [];
     const server = await startDevServer({ cliPath: cli.path, dbFile, port, uiPort, log: (line) => lines.push(line) });
     started.push(server);
     expect(lines.join('\n')).toContain(`stopping the dev server an earlier start left running on this data (pid ${leftPid}, 127.0.0.1:${port})`);
-    expect(alive(leftPid)).toBe(false);
+    expect(running(leftPid)).toBe(false);
     expect(server.pid).not.toBe(leftPid);
     expect(await namespaces(server.address)).toContain('kept-through-the-restart');
     expect(JSON.parse(fs.readFileSync(recordPath(dbFile), 'utf8'))).toEqual({ pid: server.pid, ownerPid: process.pid, address: server.address });
@@ -127,7 +114,7 @@ describe('a dev server left running on the same data', () => {
       `a Temporal dev server already runs on ${dbFile} (pid ${first.pid}, at ${first.address}), started by process ${process.pid}, ` +
         `which is still running. Use it with TEMPORAL_ADDRESS=${first.address}, or stop that process first.`,
     );
-    expect(alive(first.pid)).toBe(true);
+    expect(running(first.pid)).toBe(true);
     expect(await namespaces(first.address)).toContain('default');
   }, 90_000);
 
@@ -145,6 +132,6 @@ describe('a dev server left running on the same data', () => {
       expect(lines.join('\n')).not.toContain('left running');
       expect(fs.existsSync(recordPath(dbFile))).toBe(false);
     }
-    expect(alive(sleeper.pid ?? -1)).toBe(true);
+    expect(running(sleeper.pid ?? -1)).toBe(true);
   }, 90_000);
 });
