@@ -1,6 +1,5 @@
 import { CancelledFailure, Context } from '@temporalio/activity';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { SdkError, SdkErrorCode, type Client } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { isToolAllowed } from '../mcp/is-tool-allowed';
 import { transportFailureKind } from '../mcp/is-transport-failure';
@@ -165,15 +164,20 @@ function protocolError(input: ToolCallInput, what: string): HostError {
 }
 
 function isTimeout(err: unknown): boolean {
-  return err instanceof McpError && (err.code as ErrorCode) === ErrorCode.RequestTimeout;
+  return err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout;
 }
 
-/** A server that timed out but still answers a ping is busy with that call only; one that does not is wedged. */
+/**
+ * A server that timed out but still answers a ping (2025) or `server/discover` (2026-07-28, which
+ * has no ping) is busy with that call only; one that does not is wedged.
+ */
 async function dropIfUnresponsive(connections: McpConnections, name: string, client: Client, timeoutMs: number): Promise<void> {
+  const modern = client.getProtocolEra() === 'modern';
   try {
-    await client.ping({ timeout: timeoutMs });
+    if (modern) await client.discover({ timeout: timeoutMs });
+    else await client.ping({ timeout: timeoutMs });
   } catch {
-    connections.log(`[mcp:${name}] did not answer a ping after a timed-out call; dropping the connection`);
+    connections.log(`[mcp:${name}] did not answer ${modern ? 'server/discover' : 'a ping'} after a timed-out call; dropping the connection`);
     connections.reset(name, client);
   }
 }

@@ -5,9 +5,7 @@
  * tokens (and a dynamic client registration) in the token store every worker reads; then it
  * connects as a worker would and counts the server's tools. No token, code or secret is printed.
  */
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { loadMcpConfig, type McpServerConfig } from '../mcp/config';
 import { HostOAuthProvider } from '../mcp/oauth/host-oauth-provider';
 import { listenForCallback } from '../mcp/oauth/loopback-callback';
@@ -15,6 +13,7 @@ import { usesOAuth } from '../mcp/oauth/oauth-transport';
 import { oauthStorePath } from '../mcp/oauth/token-store-path';
 import { OAuthTokenStore } from '../mcp/oauth/token-store';
 import { CLIENT_INFO, openClient } from '../mcp/open-transport';
+import { clientOptionsFor } from '../mcp/transport/negotiation';
 
 /** What `login` needs. */
 export interface LoginOptions {
@@ -84,7 +83,7 @@ export async function login(options: LoginOptions): Promise<LoginResult> {
       },
     });
     const transport = new StreamableHTTPClientTransport(new URL(server.url), { authProvider: provider, requestInit: { headers: server.headers } });
-    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const client = new Client(CLIENT_INFO, clientOptionsFor(server));
     try {
       await client.connect(transport);
       options.out(`"${server.name}" accepted the connection without a login; nothing was stored`);
@@ -99,7 +98,7 @@ export async function login(options: LoginOptions): Promise<LoginResult> {
     await callback.close();
   }
   // As a worker will: the stored tokens, no person.
-  const opened = await openClient(server, () => undefined, { store });
+  const opened = await openClient(server, () => undefined, { oauth: { store } });
   try {
     const tools = await countTools(opened.client);
     options.out(`Logged in to "${server.name}": ${tools} tool${tools === 1 ? '' : 's'}; tokens stored in ${store.path}`);

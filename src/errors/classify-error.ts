@@ -4,11 +4,10 @@
  */
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { ApplicationFailure } from '@temporalio/common';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { ClaudeTimeLimitError } from './claude-time-limits';
 import type { ClaudeFailureType, FailureType } from './failure-types';
 import { HostError } from './host-error';
-import { isSdkConnectionClosed } from './is-sdk-connection-closed';
 import { retryDelayMs } from './retry-delay';
 
 /** HTTP statuses of the Messages API worth another attempt (timeouts, conflicts, rate limits, overload). */
@@ -44,28 +43,46 @@ function claudeFailure(err: APIError): ApplicationFailure {
   return ApplicationFailure.create({ type, message, details, ...(delay !== undefined ? { nextRetryDelay: delay } : {}) });
 }
 
+/** The JSON-RPC code a server answered with when it meant "timed out" (v1's `ErrorCode.RequestTimeout`). */
+const JSONRPC_REQUEST_TIMEOUT = -32001;
+
 /**
- * MCP SDK errors: the SDK's own (closed connection, timeout) are retried; of the JSON-RPC errors a
- * server answers, -32603 (internal error) and -32000 (server error) are retried too, being often
- * transient (a busy server, a backend that went away for a moment), while the tool's attempt budget
- * bounds them; every other answer is final: calling again gives the same answer.
+ * JSON-RPC errors a server answered: -32603 (internal error) and -32000 (server error) are retried,
+ * being often transient (a busy server, a backend that went away for a moment), while the tool's
+ * attempt budget bounds them; a server's own timeout is retried as one; every other answer is final:
+ * calling again gives the same answer.
  */
-function mcpFailure(err: McpError): ApplicationFailure {
-  switch (err.code as ErrorCode) {
-    case ErrorCode.ConnectionClosed:
-      return isSdkConnectionClosed(err)
-        ? failure('mcp.connection_closed', `MCP connection closed: ${err.message}`, true)
-        : failure('mcp.server_error', `server error (JSON-RPC ${err.code}): ${err.message}`, true);
-    case ErrorCode.RequestTimeout:
+function mcpProtocolFailure(err: ProtocolError): ApplicationFailure {
+  // A server may answer any number: the enum names the ones the spec defines.
+  switch (err.code) {
+    case JSONRPC_REQUEST_TIMEOUT:
       return failure('mcp.timeout', `MCP request timed out: ${err.message}`, true);
-    case ErrorCode.InvalidParams:
+    case ProtocolErrorCode.InvalidParams as number:
       return failure('mcp.invalid_params', `rejected the arguments (JSON-RPC ${err.code}): ${err.message}`, false);
-    case ErrorCode.MethodNotFound:
+    case ProtocolErrorCode.MethodNotFound as number:
       return failure('mcp.method_not_found', `method not found (JSON-RPC ${err.code}): ${err.message}`, false);
-    case ErrorCode.InternalError:
+    case ProtocolErrorCode.InternalError as number:
+    case -32000:
       return failure('mcp.server_error', `server error (JSON-RPC ${err.code}): ${err.message}`, true);
     default:
       return failure('mcp.jsonrpc_error', `JSON-RPC error ${err.code}: ${err.message}`, false);
+  }
+}
+
+/**
+ * The MCP SDK's own errors (local, never on the wire): a closed connection and a timeout are
+ * retried; anything else it raises (an HTTP status, a result it could not read) is unexpected and
+ * retried as such, bounded by the activity's attempts.
+ */
+function mcpSdkFailure(err: SdkError): ApplicationFailure {
+  switch (err.code) {
+    case SdkErrorCode.ConnectionClosed:
+    case SdkErrorCode.NotConnected:
+      return failure('mcp.connection_closed', `MCP connection closed: ${err.message}`, true);
+    case SdkErrorCode.RequestTimeout:
+      return failure('mcp.timeout', `MCP request timed out: ${err.message}`, true);
+    default:
+      return failure('host.unexpected', `MCP SDK error (${err.code}): ${err.message}`, true);
   }
 }
 
@@ -82,7 +99,8 @@ export function classifyError(err: unknown): ApplicationFailure {
   if (err instanceof APIUserAbortError) return failure('claude.cancelled', 'the Claude call was cancelled', true);
   if (err instanceof APIConnectionError) return failure('claude.connection_error', `cannot reach the Claude API: ${err.message}`, true);
   if (err instanceof APIError) return claudeFailure(err as APIError);
-  if (err instanceof McpError) return mcpFailure(err);
+  if (err instanceof ProtocolError) return mcpProtocolFailure(err);
+  if (err instanceof SdkError) return mcpSdkFailure(err);
   const message = err instanceof Error ? err.message : String(err);
   return failure('host.unexpected', message, true);
 }

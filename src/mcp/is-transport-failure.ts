@@ -1,5 +1,4 @@
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { HostError } from '../errors/host-error';
 import { isSdkConnectionClosed } from '../errors/is-sdk-connection-closed';
 
@@ -23,22 +22,24 @@ const INTERRUPTED_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'UND_ERR_CLOS
  * server answered (JSON-RPC errors), timeouts and anything unknown give `undefined`: reconnecting
  * would not change their outcome.
  *
- * The shapes are those the MCP SDK (1.x) really produces: `McpError(ConnectionClosed)` for requests
- * pending when a transport closes, `Error('Not connected')` for a request on a closed transport,
- * `StreamableHTTPError` with the HTTP status, and undici's `TypeError('fetch failed')` whose `cause`
+ * The shapes are those the MCP SDK (v2) really produces: `SdkError(ConnectionClosed)` for requests
+ * pending when a transport closes, `SdkError(NotConnected)` for a request on a closed transport,
+ * `SdkHttpError` with the HTTP status, and undici's `TypeError('fetch failed')` whose `cause`
  * carries the errno code.
  */
 export function transportFailureKind(err: unknown): TransportFailureKind | undefined {
-  // A -32000 the server answered shares the SDK's ConnectionClosed code, but the connection works.
-  if (err instanceof McpError) return isSdkConnectionClosed(err) ? 'interrupted' : undefined;
-  if (err instanceof StreamableHTTPError) {
+  // A JSON-RPC error the server answered: the connection works.
+  if (err instanceof ProtocolError) return undefined;
+  if (isSdkConnectionClosed(err)) return 'interrupted';
+  if (err instanceof SdkHttpError) {
     // 404 is the specification's answer to a session the server no longer knows; servers built on the
     // SDK's examples (the reference "everything" server among them) answer 400 "No valid session ID".
     // Either way the request was refused before it ran.
-    if (err.code === 404) return 'not_sent';
-    if (err.code === 400 && /session/i.test(err.message)) return 'not_sent';
+    if (err.status === 404) return 'not_sent';
+    if (err.status === 400 && /session/i.test(err.message)) return 'not_sent';
     return undefined;
   }
+  if (err instanceof SdkError && err.code === SdkErrorCode.NotConnected) return 'not_sent';
   // The host's own errors are already decided (a failed connect is retried by the activity's policy).
   if (err instanceof HostError || !(err instanceof Error)) return undefined;
   const code = errnoCode(err) ?? errnoCode(err.cause);

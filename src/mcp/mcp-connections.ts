@@ -4,8 +4,7 @@
  * process, a dropped socket, an expired HTTP session) is dropped and reopens on next use; one left
  * idle may be closed (`idleCloseMs`); `closeAll` resolves only when no server process is left.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { HostError } from '../errors/host-error';
 import { redactSecrets } from '../errors/redact-secrets';
 import type { McpServerConfig } from './config';
@@ -13,6 +12,7 @@ import { serverSecrets } from './config/server-secrets';
 import { isTransportFailure } from './is-transport-failure';
 import type { HostOAuthOptions } from './oauth/oauth-transport';
 import { openClient, type Log, type OpenedConnection } from './open-transport';
+import { processEraMemory, type EraMemory } from './transport/era-memory';
 import { isChildAlive } from './wait-for-child-exit';
 
 /** Options of the pool. */
@@ -30,6 +30,8 @@ export interface McpConnectionsOptions {
    * for it again. Default {@link DEFAULT_CONNECT_BACKOFF_MS}.
    */
   connectBackoffMs?: number;
+  /** Where the servers' eras are remembered between connections (default: the process's). */
+  eras?: EraMemory;
 }
 
 /** The first back-off after a failed connect. */
@@ -84,6 +86,7 @@ export class McpConnections {
   private readonly secrets: readonly string[];
   private readonly connectBackoffMs: number;
   private readonly connectFailures = new Map<string, ConnectFailures>();
+  private readonly eras: EraMemory;
   private closed = false;
   private generation = 0;
   /**
@@ -104,6 +107,7 @@ export class McpConnections {
     this.servers = new Map(servers.map((server) => [server.name, server]));
     this.oauth = options.oauth;
     this.connectBackoffMs = options.connectBackoffMs ?? DEFAULT_CONNECT_BACKOFF_MS;
+    this.eras = options.eras ?? processEraMemory;
     this.secrets = [...new Set(servers.flatMap(serverSecrets))];
     // Servers and their transports quote what they were given (a URL with its token, a header, an
     // env value, an upstream's credentials): every line is redacted before it reaches the log.
@@ -257,19 +261,25 @@ export class McpConnections {
 
   private async open(name: string, server: McpServerConfig): Promise<OpenedConnection> {
     let opened: OpenedConnection;
+    // A pinned revision needs no memory; otherwise a server probed before is not probed again.
+    const prior = server.protocolVersion === undefined ? this.eras.recall(server) : undefined;
     try {
-      opened = await openClient(server, this.log, this.oauth);
+      opened = await openClient(server, this.log, { ...(this.oauth !== undefined ? { oauth: this.oauth } : {}), ...(prior !== undefined ? { prior } : {}) });
     } catch (err) {
+      // The era remembered may be what failed (a server replaced by one of the other era): probe next time.
+      if (prior !== undefined) this.eras.forget(server);
       const message = err instanceof Error ? err.message : String(err);
       const count = (this.connectFailures.get(name)?.count ?? 0) + 1;
       const backoffMs = Math.min(MAX_CONNECT_BACKOFF_MS, this.connectBackoffMs * 2 ** (count - 1));
       this.connectFailures.set(name, { count, until: Date.now() + backoffMs, message });
+      this.log(`[mcp:${name}] cannot connect (${count} in a row; not tried again for ${Math.ceil(backoffMs / 1000)} s): ${message}`);
       // Already decided (an OAuth login that is missing is not worth retrying).
       if (err instanceof HostError) throw err;
       throw new HostError(`cannot connect to MCP server "${name}": ${message}`, 'mcp.connect_failed', true);
     }
     this.connectFailures.delete(name);
     const { client } = opened;
+    if (opened.protocol.source === 'probed') this.rememberEra(server, client);
     client.onclose = () => {
       // Only an unexpected close (the process died, the server hung up) is news; a reset already dropped it.
       if (this.entries.get(name)?.opened?.client !== client) return;
@@ -277,14 +287,21 @@ export class McpConnections {
       if (!this.closed) this.log(`[mcp:${name}] connection closed; it reopens on next use`);
     };
     // S4/list_changed: the catalogue is listed again at the start of the next turn.
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
       this.generation += 1;
     });
     if (this.openedBefore.has(name)) this.generation += 1;
     this.openedBefore.add(name);
     const version = client.getServerVersion();
-    this.log(`[mcp:${name}] connected${opened.pid !== undefined ? ` (pid ${opened.pid})` : ''}: ${version ? `${version.name} ${version.version}` : 'unnamed server'}`, 'info');
+    const protocol = `MCP ${opened.protocol.version}${opened.protocol.source === 'probed' ? '' : ` (${opened.protocol.source})`}`;
+    this.log(`[mcp:${name}] connected${opened.pid !== undefined ? ` (pid ${opened.pid})` : ''}: ${version ? `${version.name} ${version.version}` : 'unnamed server'}, ${protocol}`, 'info');
     return opened;
+  }
+
+  private rememberEra(server: McpServerConfig, client: Client): void {
+    const discover = client.getDiscoverResult();
+    if (client.getProtocolEra() === 'modern' && discover !== undefined) this.eras.remember(server, { kind: 'modern', discover });
+    else if (client.getProtocolEra() === 'legacy') this.eras.remember(server, { kind: 'legacy' });
   }
 
   private closeInBackground(entry: Entry): void {

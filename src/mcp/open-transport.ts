@@ -1,23 +1,22 @@
 /**
  * Opens a connected MCP client for one configured server over its transport (S1, S2): stdio for a
  * local process (stderr captured into the worker log under the server's name), Streamable HTTP for
- * a URL with the legacy SSE transport as fallback, or SSE when configured so.
+ * a URL with the legacy SSE transport as fallback, or SSE when configured so. The client is the MCP
+ * TypeScript SDK v2's, and the protocol revision is chosen per server
+ * (`transport/protocol-versions.ts`, `transport/negotiation.ts`).
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { Client, SdkHttpError, SSEClientTransport, StreamableHTTPClientTransport, type PriorDiscovery, type Transport } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import * as readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { McpServerConfig } from './config';
 import { finishAuthorizationAndResend, oauthProviderFor, type HostOAuthOptions } from './oauth/oauth-transport';
-import { pinProtocolVersion } from './pin-protocol-version';
 import { settlePendingSends } from './settle-pending-sends';
 import { noteProtocolError } from './protocol-errors';
+import { clientOptionsFor, negotiatedProtocol, type NegotiatedProtocol } from './transport/negotiation';
 import { waitForChildExit } from './wait-for-child-exit';
 
-/** The host's name and version in `initialize` (clientInfo). */
+/** The host's name and version in `initialize` (clientInfo) and in every 2026-07-28 request's `_meta`. */
 export const CLIENT_INFO = { name: 'durable-mcp-host', version: '0.1.0' };
 
 /**
@@ -38,16 +37,26 @@ export interface OpenedConnection {
   client: Client;
   /** The stdio server's process id; undefined for HTTP servers. */
   pid: number | undefined;
+  /** The revision spoken and how it was chosen. */
+  protocol: NegotiatedProtocol;
   /** Closes the connection; for stdio it resolves once the server process has exited. */
   close(): Promise<void>;
+}
+
+/** How to open one connection. */
+export interface OpenClientOptions {
+  /** OAuth: the token store and, outside a worker, who can authorize (default: the worker's store). */
+  oauth?: HostOAuthOptions;
+  /** The server's era as found before (`transport/era-memory.ts`): no probe then. */
+  prior?: PriorDiscovery;
 }
 
 type StdioServer = Extract<McpServerConfig, { transport: 'stdio' }>;
 type HttpServer = Extract<McpServerConfig, { transport: 'http' | 'sse' }>;
 
-function newClient(server: McpServerConfig, log: Log): Client {
+function newClient(server: McpServerConfig, log: Log, legacySse = false): Client {
   // No capabilities are claimed that the host does not implement (no sampling, no roots, no elicitation).
-  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  const client = new Client(CLIENT_INFO, clientOptionsFor(server, legacySse));
   // Without a handler the SDK drops transport errors (bad lines on stdout, a failed SSE stream) silently.
   client.onerror = (err) => {
     log(`[mcp:${server.name}] ${err.message}`);
@@ -55,6 +64,16 @@ function newClient(server: McpServerConfig, log: Log): Client {
     noteProtocolError(client, err);
   };
   return client;
+}
+
+/**
+ * Connects `client` over `transport`, from the known era when there is one. A remembered modern
+ * era is checked with one `server/discover` on the connection itself (a server may have changed
+ * since), which also brings its capabilities and identity up to date.
+ */
+async function connect(client: Client, transport: Transport, prior: PriorDiscovery | undefined): Promise<void> {
+  await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS, ...(prior !== undefined ? { prior } : {}) });
+  if (prior?.kind === 'modern') await client.discover({ timeout: CONNECT_TIMEOUT_MS });
 }
 
 function stdioTransport(server: StdioServer, log: Log): StdioClientTransport {
@@ -71,11 +90,12 @@ function stdioTransport(server: StdioServer, log: Log): StdioClientTransport {
   return settlePendingSends(transport);
 }
 
-async function openStdio(server: StdioServer, log: Log): Promise<OpenedConnection> {
+async function openStdio(server: StdioServer, log: Log, prior: PriorDiscovery | undefined): Promise<OpenedConnection> {
   const transport = stdioTransport(server, log);
   const client = newClient(server, log);
   // The pid is read as soon as the process exists: if the handshake fails, the SDK starts closing
-  // the transport and forgets the process, and the host still has to see it gone.
+  // the transport and forgets the process, and the host still has to see it gone. (The SDK's era
+  // probe runs on a sibling process of its own, started and reaped before this one starts.)
   let pid: number | undefined;
   const start = transport.start.bind(transport);
   transport.start = async (): Promise<void> => {
@@ -89,45 +109,47 @@ async function openStdio(server: StdioServer, log: Log): Promise<OpenedConnectio
     }
   };
   try {
-    await client.connect(pinProtocolVersion(transport), { timeout: CONNECT_TIMEOUT_MS });
+    await connect(client, transport, prior);
   } catch (err) {
     await close();
     throw err;
   }
-  return { client, pid, close };
+  return { client, pid, protocol: negotiatedProtocol(client, server, prior), close };
 }
 
 /** A 4xx answer to the `initialize` POST: the server predates Streamable HTTP (the spec's fallback rule). */
 function wantsLegacySse(err: unknown): boolean {
-  return err instanceof StreamableHTTPError && err.code !== undefined && err.code >= 400 && err.code < 500 && err.code !== 401 && err.code !== 403;
+  return err instanceof SdkHttpError && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 403;
 }
 
-async function openHttp(server: HttpServer, log: Log, oauth: HostOAuthOptions | undefined): Promise<OpenedConnection> {
+async function openHttp(server: HttpServer, log: Log, options: OpenClientOptions): Promise<OpenedConnection> {
   const url = new URL(server.url);
   const requestInit: RequestInit = { headers: server.headers };
-  const connect = async (transport: Transport, close: (client: Client) => Promise<void>): Promise<OpenedConnection> => {
-    const client = newClient(server, log);
+  const open = async (transport: Transport, prior: PriorDiscovery | undefined, close: (client: Client) => Promise<void>): Promise<OpenedConnection> => {
+    const legacySse = transport instanceof SSEClientTransport;
+    const client = newClient(server, log, legacySse);
     try {
-      await client.connect(pinProtocolVersion(transport), { timeout: CONNECT_TIMEOUT_MS });
+      await connect(client, transport, prior);
     } catch (err) {
       await client.close().catch(() => undefined);
       throw err;
     }
-    return { client, pid: undefined, close: () => close(client) };
+    return { client, pid: undefined, protocol: negotiatedProtocol(client, server, legacySse ? undefined : prior), close: () => close(client) };
   };
   const sse = (): Promise<OpenedConnection> =>
-    // The SSE transport sends requestInit's headers on its POSTs and, through its default fetch, on the GET stream.
-    connect(new SSEClientTransport(url, { requestInit }), (client) => client.close().catch(() => undefined));
+    // The SSE transport (2024-11-05) is of the legacy era: it starts with `initialize`, never a probe.
+    // It sends requestInit's headers on its POSTs and, through its default fetch, on the GET stream.
+    open(new SSEClientTransport(url, { requestInit }), undefined, (client) => client.close().catch(() => undefined));
   if (server.transport === 'sse') return sse();
 
   // OAuth (src/mcp/oauth): tokens from the worker's token store, refreshed there; Streamable HTTP only.
-  const authProvider = oauthProviderFor(server, oauth);
+  const authProvider = oauthProviderFor(server, options.oauth);
   const streamable = new StreamableHTTPClientTransport(url, { requestInit, ...(authProvider !== undefined ? { authProvider } : {}) });
   if (authProvider !== undefined) finishAuthorizationAndResend(streamable, authProvider);
   try {
-    return await connect(streamable, async (client) => {
-      // A polite goodbye (DELETE of the session) so the server can free it; bounded, and errors are
-      // expected when the session is already gone.
+    return await open(streamable, options.prior, async (client) => {
+      // A polite goodbye (DELETE of a 2025 session) so the server can free it; bounded, and errors
+      // are expected when the session is already gone. A 2026-07-28 connection has no session.
       if (streamable.sessionId !== undefined) {
         await Promise.race([
           streamable.terminateSession().catch(() => undefined),
@@ -144,11 +166,12 @@ async function openHttp(server: HttpServer, log: Log, oauth: HostOAuthOptions | 
 }
 
 /**
- * Connects and completes the three-step handshake (S3), asking for protocol 2025-06-18.
- * @param oauth The token store and, outside a worker, who can authorize (default: the worker's store).
+ * Connects and settles the protocol revision: 2026-07-28 with a server that speaks it (stateless;
+ * no `initialize`), else the three-step 2025 handshake (S3) asking for 2025-06-18, with nothing
+ * before it on the connection.
  * @throws when the server cannot be reached or the handshake fails; nothing is left running then.
  *   `OAuthLoginRequiredError` when the server needs an OAuth login the store does not hold.
  */
-export async function openClient(server: McpServerConfig, log: Log, oauth?: HostOAuthOptions): Promise<OpenedConnection> {
-  return server.transport === 'stdio' ? openStdio(server, log) : openHttp(server, log, oauth);
+export async function openClient(server: McpServerConfig, log: Log, options: OpenClientOptions = {}): Promise<OpenedConnection> {
+  return server.transport === 'stdio' ? openStdio(server, log, options.prior) : openHttp(server, log, options);
 }

@@ -5,7 +5,7 @@
  * whose answer it was then only times out. Each connection's last one is kept here, so a call that
  * fails afterwards can say it met garbage rather than a slow tool (`callTool`: `mcp.protocol_error`).
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 
 /** A protocol violation seen on a connection: when, and what (the SDK's message, short). */
 interface Violation {

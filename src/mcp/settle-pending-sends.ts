@@ -1,5 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { SdkError, SdkErrorCode, type Transport } from '@modelcontextprotocol/client';
 
 /** Errno codes of a write to a server's stdin that failed: the message never reached the server. */
 const WRITE_FAILURES: ReadonlySet<string> = new Set(['EPIPE', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END']);
@@ -54,7 +53,7 @@ export function settlePendingSends<T extends Transport>(transport: T): T {
   const onclose = transport.onclose;
   transport.onclose = (): void => {
     onclose?.();
-    failAll(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
+    failAll(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
   };
   return transport;
 }

@@ -11,8 +11,7 @@
  *   which is then not cached, so the next turn tries that server again; only when every server fails
  *   does listing fail (and Temporal retry it).
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolSchema, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { specTypeSchemas, type Client, type Tool as McpTool } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { digestOf } from '../conversation/digest';
 import type { Tool, ToolCatalog, ToolRouteEntry } from '../conversation/types';
@@ -90,18 +89,28 @@ function normalised(raw: unknown): unknown {
   return tool;
 }
 
+/** A tool definition checked against the SDK's `Tool` schema, or what is wrong with it, in words. */
+function parseTool(raw: unknown): { tool: McpTool } | { issues: string } {
+  const result = specTypeSchemas.Tool['~standard'].validate(raw);
+  if (result instanceof Promise) throw new TypeError('the MCP SDK validated a tool asynchronously');
+  if (result.issues === undefined) return { tool: result.value };
+  const path = (issue: (typeof result.issues)[number]): string =>
+    (issue.path ?? []).map((part) => (typeof part === 'object' ? String(part.key) : String(part))).join('.') || '(root)';
+  return { issues: result.issues.map((issue) => `${path(issue)}: ${issue.message}`).join('; ') };
+}
+
 /** The server's tools the host can offer; the others are logged and left out. */
 function usableTools(server: McpServerConfig, listed: readonly unknown[], warn: (line: string) => void): McpTool[] {
   const tools: McpTool[] = [];
   const seen = new Set<string>();
   for (const raw of listed) {
-    const parsed = ToolSchema.safeParse(normalised(raw));
-    if (!parsed.success) {
+    const parsed = parseTool(normalised(raw));
+    if ('issues' in parsed) {
       const name = typeof raw === 'object' && raw !== null && 'name' in raw ? JSON.stringify(raw.name) : '(no name)';
-      warn(`tool ${name} left out: its definition is invalid (${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')})`);
+      warn(`tool ${name} left out: its definition is invalid (${parsed.issues})`);
       continue;
     }
-    const tool = parsed.data;
+    const tool = parsed.tool;
     if (seen.has(tool.name)) {
       warn(`tool ${JSON.stringify(tool.name)} left out: listed more than once (the first one is kept)`);
       continue;

@@ -3,7 +3,7 @@
  * an HTTP answer (`APIError.generate`), MCP SDK errors, the host's own errors and anything else.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { classified, classifyError } from '../../src/errors/classify-error';
 import type { FailureType } from '../../src/errors/failure-types';
@@ -117,25 +117,33 @@ describe('retryDelayMs', () => {
 });
 
 describe('classifyError: MCP errors', () => {
+  test.each<[string, SdkErrorCode, FailureType, boolean]>([
+    // The SDK's own (local) errors: the connection closed under the request, or the request timed out.
+    ['the SDK: connection closed', SdkErrorCode.ConnectionClosed, 'mcp.connection_closed', false],
+    ['the SDK: not connected', SdkErrorCode.NotConnected, 'mcp.connection_closed', false],
+    ['the SDK: request timeout', SdkErrorCode.RequestTimeout, 'mcp.timeout', false],
+    ['the SDK: anything else', SdkErrorCode.InvalidResult, 'host.unexpected', false],
+  ])('%s (%s) → %s, nonRetryable %s', (_name, code, type, nonRetryable) => {
+    expect(outcome(classifyError(new SdkError(code, 'what the SDK said')))).toEqual({ type, nonRetryable, nextRetryDelay: undefined });
+  });
+
   test.each<[string, number, string, FailureType, boolean]>([
-    // The SDK's own -32000s: the connection closed under the request, or the request was aborted.
-    ['the SDK: connection closed', ErrorCode.ConnectionClosed, 'Connection closed', 'mcp.connection_closed', false],
-    ['the SDK: request cancelled', ErrorCode.ConnectionClosed, 'Request was cancelled', 'mcp.connection_closed', false],
-    ['request timeout', ErrorCode.RequestTimeout, 'Request timed out', 'mcp.timeout', false],
-    ['invalid params', ErrorCode.InvalidParams, 'what the server said', 'mcp.invalid_params', true],
-    ['method not found', ErrorCode.MethodNotFound, 'what the server said', 'mcp.method_not_found', true],
+    ['invalid params', ProtocolErrorCode.InvalidParams, 'what the server said', 'mcp.invalid_params', true],
+    ['method not found', ProtocolErrorCode.MethodNotFound, 'what the server said', 'mcp.method_not_found', true],
     // Often transient: retried, within the tool's attempt budget.
-    ['internal error', ErrorCode.InternalError, 'what the server said', 'mcp.server_error', false],
-    ['a server error the server answered', -32000, 'server busy, try again', 'mcp.server_error', false],
+    ['internal error', ProtocolErrorCode.InternalError, 'what the server said', 'mcp.server_error', false],
+    // Since the SDK v2 a server's -32000 can no longer be taken for the SDK's own "connection closed".
+    ['a server error the server answered', -32000, 'Connection closed', 'mcp.server_error', false],
+    ['a timeout the server answered', -32001, 'Request timed out', 'mcp.timeout', false],
     ['another server-defined code', -32099, 'what the server said', 'mcp.jsonrpc_error', true],
-    ['invalid request', ErrorCode.InvalidRequest, 'what the server said', 'mcp.jsonrpc_error', true],
-  ])('%s (%i %j) → %s, nonRetryable %s', (_name, code, message, type, nonRetryable) => {
-    expect(outcome(classifyError(new McpError(code, message)))).toEqual({ type, nonRetryable, nextRetryDelay: undefined });
+    ['invalid request', ProtocolErrorCode.InvalidRequest, 'what the server said', 'mcp.jsonrpc_error', true],
+  ])('a server answering %s (%i %j) → %s, nonRetryable %s', (_name, code, message, type, nonRetryable) => {
+    expect(outcome(classifyError(new ProtocolError(code, message)))).toEqual({ type, nonRetryable, nextRetryDelay: undefined });
   });
 
   test('a server error names its code and keeps what the server said', () => {
-    expect(classifyError(new McpError(ErrorCode.InternalError, 'the database went away')).message).toBe(
-      'server error (JSON-RPC -32603): MCP error -32603: the database went away',
+    expect(classifyError(new ProtocolError(ProtocolErrorCode.InternalError, 'the database went away')).message).toBe(
+      'server error (JSON-RPC -32603): the database went away',
     );
   });
 });
@@ -166,7 +174,7 @@ describe('classifyError: the host’s own and other errors', () => {
 
   test('classified passes results through and throws classified failures', async () => {
     await expect(classified(() => Promise.resolve(42))).resolves.toBe(42);
-    await expect(classified(() => Promise.reject(new McpError(ErrorCode.InvalidParams, 'bad')))).rejects.toMatchObject({
+    await expect(classified(() => Promise.reject(new ProtocolError(ProtocolErrorCode.InvalidParams, 'bad')))).rejects.toMatchObject({
       type: 'mcp.invalid_params',
       nonRetryable: true,
     });

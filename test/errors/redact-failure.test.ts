@@ -3,7 +3,7 @@
  * cause), and its decision (type, retryability, delay) unchanged.
  */
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { classifyError } from '../../src/errors/classify-error';
 import { redactFailure } from '../../src/errors/redact-failure';
 
@@ -11,12 +11,12 @@ const SECRET = 'env-s3cret-3f6a2c90';
 
 describe('redactFailure', () => {
   test('a classified server error: message and stack redacted; type and retryability kept', () => {
-    const classified = classifyError(new McpError(ErrorCode.InvalidParams, `the backend refused the key ${SECRET}`));
+    const classified = classifyError(new ProtocolError(ProtocolErrorCode.InvalidParams, `the backend refused the key ${SECRET}`));
     const redacted = redactFailure(classified, [SECRET]);
     expect(redacted).toBeInstanceOf(ApplicationFailure);
     expect(redacted).toMatchObject({ type: 'mcp.invalid_params', nonRetryable: true });
     const failure = redacted as ApplicationFailure;
-    expect(failure.message).toBe('rejected the arguments (JSON-RPC -32602): MCP error -32602: the backend refused the key [redacted]');
+    expect(failure.message).toBe('rejected the arguments (JSON-RPC -32602): the backend refused the key [redacted]');
     expect(failure.stack).toContain('the backend refused the key [redacted]');
     expect(failure.stack).not.toContain(SECRET);
   });

@@ -198,14 +198,21 @@ describe('HTTP: server-everything over Streamable HTTP and legacy SSE, and an ex
     try {
       expect((await callTool(pool, 'session', 'echo', { text: 'one' })).content).toBe('echo: one');
       const posts = server.requests.filter((r) => r.httpMethod === 'POST');
-      expect(posts.slice(0, 3).map((r) => r.rpcMethod)).toEqual(['initialize', 'notifications/initialized', 'tools/call']);
-      expect(posts[0]?.requestedProtocolVersion).toBe('2025-06-18');
-      expect(posts[2]?.protocolVersionHeader).toBe('2025-06-18');
+      // The era probe of the spec's HTTP backward compatibility: one session-less 2026-07-28 request,
+      // refused with a 4xx by this 2025 server; its session then starts with the three-step handshake.
+      expect(posts[0]).toMatchObject({ rpcMethod: 'server/discover', status: 400 });
+      expect(posts[0]?.sessionId).toBeUndefined();
+      expect(posts.slice(1, 4).map((r) => r.rpcMethod)).toEqual(['initialize', 'notifications/initialized', 'tools/call']);
+      expect(posts[1]?.sessionId).toBeUndefined();
+      expect(posts[2]?.sessionId).toBeDefined();
+      expect(posts[1]?.requestedProtocolVersion).toBe('2025-06-18');
+      expect(posts[3]?.protocolVersionHeader).toBe('2025-06-18');
       for (const request of server.requests) expect(request.headers['x-api-token']).toBe('tok-123');
 
       await server.forgetSessions();
       const before = server.requests.length;
-      // One activity attempt: the 404 means the call never ran, so it is sent again on a new session.
+      // One activity attempt: the 404 means the call never ran, so it is sent again on a new session
+      // (with no probe: the server's era is remembered).
       expect((await callTool(pool, 'session', 'echo', { text: 'two' })).content).toBe('echo: two');
       const after = server.requests.slice(before).filter((r) => r.httpMethod === 'POST');
       expect(after.map((r) => [r.rpcMethod, r.status])).toEqual([

@@ -5,9 +5,8 @@
  * SDK's send waited for a `drain` that never comes and `connect()` never settled (seen: `npm start`
  * hung on Ctrl-C when the signal reached the weather server right after its answer).
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Client, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { McpConnections } from '../../src/mcp/mcp-connections';
 import { settlePendingSends } from '../../src/mcp/settle-pending-sends';
 import { transportFailureKind } from '../../src/mcp/is-transport-failure';
@@ -87,8 +86,8 @@ test('a send still pending when the transport closes fails as the SDK fails pend
   const outcome = await settledWithin(sending, 1000);
   expect(outcome).not.toBe('hung');
   const error = outcome === 'hung' ? undefined : outcome.error;
-  expect(error).toBeInstanceOf(McpError);
-  expect((error as McpError).code).toBe(ErrorCode.ConnectionClosed);
+  expect(error).toBeInstanceOf(SdkError);
+  expect((error as SdkError).code).toBe(SdkErrorCode.ConnectionClosed);
   expect(transportFailureKind(error)).toBe('interrupted');
   expect(sent).toBeDefined();
 });

@@ -38,6 +38,8 @@ export type McpServerConfig = (
       cwd?: string;
       tools: ToolFilter;
       timeoutMs?: number;
+      /** `protocolVersion` in the file: the one MCP revision spoken with this server (no negotiation). */
+      protocolVersion?: string;
     }
   | {
       name: string;
@@ -48,6 +50,8 @@ export type McpServerConfig = (
       oauth?: OAuthServerConfig | false;
       tools: ToolFilter;
       timeoutMs?: number;
+      /** `protocolVersion` in the file: the one MCP revision spoken with this server (no negotiation). */
+      protocolVersion?: string;
     }
 ) &
   /** Tool approval: `approval` (the server's default) and `toolApproval` (per MCP tool name). */

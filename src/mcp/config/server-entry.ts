@@ -4,6 +4,7 @@ import { McpConfigError } from './config-error';
 import { describeType, describeValue, isArray, isPlainObject } from './describe-json';
 import { expandVariables } from './expand-variables';
 import { parseOAuthConfig } from '../oauth/oauth-config';
+import { SPOKEN_PROTOCOL_VERSIONS } from '../transport/protocol-versions';
 import type { McpServerConfig, ParseMcpConfigOptions, ToolFilter } from './mcp-server-config';
 import { APPROVAL_MODES, isApprovalMode, type ApprovalMode, type ServerApproval } from '../../approval/approval-mode';
 import type { ServerFastTools } from '../fast-tools';
@@ -24,6 +25,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'disabled',
   'tools',
   'timeoutMs',
+  'protocolVersion',
   'approval',
   'toolApproval',
   'fast',
@@ -47,7 +49,7 @@ interface EntryContext {
 /**
  * Reads one entry of `mcpServers` (or VS Code's `servers`): `{command, args?, env?, cwd?}` (stdio)
  * or `{url, headers?}` (HTTP), with an optional `type`, plus the host's extensions
- * `tools: {allow?, deny?}`, `timeoutMs`, `disabled: true`, and tool approval: `approval: "auto" | "ask" | "deny"`
+ * `tools: {allow?, deny?}`, `timeoutMs`, `protocolVersion` (a pinned MCP revision), `disabled: true`, and tool approval: `approval: "auto" | "ask" | "deny"`
  * (the server's default) with `toolApproval: {TOOL: mode}` overrides per MCP tool name, and fast tools
  * (calls run as local activities, src/mcp/fast-tools.ts): `fast: true` (all the server's tools) or
  * `fastTools: [TOOL, …]` (MCP tool names). `${VAR}` references are expanded in
@@ -123,7 +125,13 @@ export function parseServerEntry(name: string, entry: unknown, options: ParseMcp
 
   const tools = parseToolFilter(entry.tools, ctx);
   const timeoutMs = parseTimeout(entry.timeoutMs, ctx);
-  const extras = { ...(timeoutMs === undefined ? { tools } : { tools, timeoutMs }), ...parseApproval(entry, ctx), ...parseFastTools(entry, ctx) };
+  const protocolVersion = parseProtocolVersion(entry.protocolVersion, ctx);
+  const extras = {
+    ...(timeoutMs === undefined ? { tools } : { tools, timeoutMs }),
+    ...(protocolVersion === undefined ? {} : { protocolVersion }),
+    ...parseApproval(entry, ctx),
+    ...parseFastTools(entry, ctx),
+  };
 
   if (hasCommand) {
     if (entry.headers !== undefined) ctx.fail('headers', 'applies only to HTTP servers (with "url")');
@@ -226,6 +234,15 @@ function parseFastTools(entry: Record<string, unknown>, ctx: EntryContext): Serv
     return item;
   });
   return result;
+}
+
+/** `protocolVersion`: one MCP revision the host speaks, pinned for this server (src/mcp/transport/protocol-versions.ts). */
+function parseProtocolVersion(value: unknown, ctx: EntryContext): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !SPOKEN_PROTOCOL_VERSIONS.includes(value)) {
+    ctx.fail('protocolVersion', `must be one of ${SPOKEN_PROTOCOL_VERSIONS.map((v) => `"${v}"`).join(', ')} (the MCP revisions this host speaks), not ${describeValue(value)}`);
+  }
+  return value;
 }
 
 function parseTimeout(value: unknown, ctx: EntryContext): number | undefined {

@@ -16,8 +16,7 @@
  *   to wait for the redirect (returns undefined).
  */
 import { randomBytes } from 'node:crypto';
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, OAuthTokens } from '@modelcontextprotocol/client';
 import type { OAuthServerConfig } from './oauth-config';
 import { OAuthLoginRequiredError } from './login-required-error';
 import type { OAuthTokenStore, StoredServerAuth } from './token-store';

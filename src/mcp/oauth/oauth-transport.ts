@@ -3,10 +3,7 @@
  * step the SDK leaves to its caller, finishing an authorization that a headless user agent
  * completed during the request and sending that request again.
  */
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { UnauthorizedError, type JSONRPCMessage, type StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { HostOAuthProvider, type InteractiveAuthorization, type OAuthServer } from './host-oauth-provider';
 import type { OAuthServerConfig } from './oauth-config';
 import { oauthStorePath } from './token-store-path';
