@@ -1,11 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  type CallToolResult,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { McpServer, ProtocolError, ProtocolErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { lookupWeather } from './cities';
 
@@ -23,30 +16,21 @@ const GET_WEATHER: Tool = {
 const GetWeatherArguments = z.object({ city: z.string() });
 
 /**
- * A JSON-RPC error the SDK sends as-is: `Protocol` copies `code`, `message` and `data` from
- * whatever a handler throws. `McpError` would prefix the message with "MCP error -32602: ",
- * and the seed's wire shows a bare `{"code":-32602,"message":"Invalid params"}`.
- */
-class JsonRpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
-}
-
-/**
- * The seed's `weather-server` 0.3.0 with its one tool, `get_weather`.
+ * The seed's `weather-server` 0.3.0 with its one tool, `get_weather`, for either protocol era: the
+ * serving entry (`serveStdio`, `createMcpHandler`, or a 2025 session's `initialize`) binds each
+ * instance to one era, and the handlers below never need to know which.
  *
  * The tool handlers sit on the underlying `Server` rather than going through `registerTool`, because
- * `registerTool` (SDK 1.32) changes the wire away from what the seed shows: it adds `$schema` and
- * `execution` to the listed tool, and it turns an unknown tool or arguments that fail the schema
- * into an `isError` result instead of the JSON-RPC error (-32602) the host must handle itself.
- * Here a city that is not found is a tool error (`isError: true`); a malformed call is a protocol error.
+ * `registerTool` (SDK 2.4) changes the wire away from what the seed shows and from what 2025 clients
+ * got from this server on SDK 1.x: it lists the tool with a `$schema` added, it turns arguments that
+ * fail the schema into an `isError` result instead of the JSON-RPC error (-32602) the host must
+ * handle itself, and it words the unknown-tool error its own way.
+ * Here a city that is not found is a tool error (`isError: true`); a malformed call is a protocol
+ * error. `ProtocolError` goes on the wire as it is (`{"code":-32602,"message":"Invalid params"}`),
+ * with no "MCP error" prefix.
  *
- * One instance serves one connection: the HTTP entry point creates one per session.
+ * One instance serves one connection (stdio, a 2025 HTTP session) or one 2026 HTTP request: the
+ * entry points call this as their factory.
  */
 export function createWeatherServer(): McpServer {
   const mcp = new McpServer({ name: 'weather-server', version: '0.3.0' });
@@ -54,16 +38,16 @@ export function createWeatherServer(): McpServer {
   // handlers (and advertise `listChanged`, which this fixed list never sends).
   mcp.server.registerCapabilities({ tools: {} });
 
-  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [GET_WEATHER] }));
+  mcp.server.setRequestHandler('tools/list', () => ({ tools: [GET_WEATHER] }));
 
-  mcp.server.setRequestHandler(CallToolRequestSchema, (request): CallToolResult => {
+  mcp.server.setRequestHandler('tools/call', (request): CallToolResult => {
     const { name, arguments: args } = request.params;
     if (name !== GET_WEATHER.name) {
-      throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     }
     const parsed = GetWeatherArguments.safeParse(args ?? {});
     if (!parsed.success) {
-      throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params', {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params', {
         issues: parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
       });
     }

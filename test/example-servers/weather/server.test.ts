@@ -1,16 +1,33 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  Client as ModernClient,
+  ProtocolError,
+  StreamableHTTPClientTransport as ModernHttpTransport,
+  type VersionNegotiationMode,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import { lookupWeather } from '../../../src/example-servers/weather/cities';
+import { exchangeHttp, exchangeStdio, WIRE_FILE, type Wire } from '../../fixtures/weather-wire';
 import { closeStdioClient } from '../../support/close-stdio-client';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const MAIN = path.join(ROOT, 'src/example-servers/weather/main.ts');
 const LISTENING = /weather-server listening on (http:\/\/127\.0\.0\.1:(\d+)\/mcp)/;
+const MODERN = '2026-07-28';
+/** What the server answered 2025 clients with on the v1 SDK, recorded (see weather-wire.ts). */
+const WIRE = JSON.parse(fs.readFileSync(WIRE_FILE, 'utf8')) as Wire;
+/** The two ways a 2026-07-28 client connects: probing with `server/discover`, or pinned to the revision. */
+const MODERN_MODES: Array<[string, VersionNegotiationMode]> = [
+  ['probing (auto)', 'auto'],
+  ['pinned', { pin: MODERN }],
+];
 
 const GET_WEATHER = {
   name: 'get_weather',
@@ -24,6 +41,11 @@ const GET_WEATHER = {
 
 function newClient(): Client {
   return new Client({ name: 'weather-server-test', version: '1.0.0' });
+}
+
+/** A v2 SDK client negotiating the 2026-07-28 revision (no `initialize`). */
+function newModernClient(mode: VersionNegotiationMode): ModernClient {
+  return new ModernClient({ name: 'weather-server-test', version: '1.0.0' }, { versionNegotiation: { mode } });
 }
 
 /** Spawns main.ts in HTTP mode on a free port and resolves with the URL it prints. */
@@ -62,6 +84,14 @@ function killIfAlive(child: ChildProcess | undefined): void {
   if (child !== undefined && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
+function killPid(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Already gone, as it should be.
+  }
+}
+
 /** The assertions both transports must pass: the seed's wire, through the real SDK client. */
 async function expectSeedBehaviour(client: Client): Promise<void> {
   expect(client.getServerVersion()).toEqual({ name: 'weather-server', version: '0.3.0' });
@@ -79,6 +109,37 @@ async function expectSeedBehaviour(client: Client): Promise<void> {
     content: [{ type: 'text', text: "找不到城市：北进（是否想输入'北京'？）" }],
     isError: true,
   });
+}
+
+/** The same tool, results and errors for a 2026-07-28 client (whose results also carry `_meta`). */
+async function expectModernBehaviour(client: ModernClient): Promise<void> {
+  expect(client.getNegotiatedProtocolVersion()).toBe(MODERN);
+  expect(client.getServerVersion()).toEqual({ name: 'weather-server', version: '0.3.0' });
+  expect(client.getServerCapabilities()).toEqual({ tools: {} });
+
+  const listed = await client.listTools();
+  expect(listed.tools).toEqual([GET_WEATHER]);
+  expect(listed.nextCursor).toBeUndefined();
+
+  const found = await client.callTool({ name: 'get_weather', arguments: { city: '北京' } });
+  expect([found.content, found.isError]).toEqual([[{ type: 'text', text: '北京今天晴，25°C' }], false]);
+  const missing = await client.callTool({ name: 'get_weather', arguments: { city: '北进' } });
+  expect([missing.content, missing.isError]).toEqual([[{ type: 'text', text: "找不到城市：北进（是否想输入'北京'？）" }], true]);
+
+  const bad = await modernRpcError(client.callTool({ name: 'get_weather', arguments: { town: '北京' } }));
+  expect([bad.code, bad.message]).toEqual([-32602, 'Invalid params']);
+  const unknown = await modernRpcError(client.callTool({ name: 'get_forecast', arguments: { city: '北京' } }));
+  expect([unknown.code, unknown.message]).toEqual([-32602, 'Unknown tool: get_forecast']);
+}
+
+async function modernRpcError(promise: Promise<unknown>): Promise<ProtocolError> {
+  try {
+    await promise;
+  } catch (error: unknown) {
+    if (error instanceof ProtocolError) return error;
+    throw error;
+  }
+  throw new Error('expected a JSON-RPC error, got a result');
 }
 
 /** Resolves with the JSON-RPC error a call is rejected with. */
@@ -190,6 +251,59 @@ describe('weather server process', () => {
   });
 });
 
+describe('weather server over stdio, 2025 wire', () => {
+  it('answers the recorded v1-SDK exchange byte for byte', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { cwd: ROOT, stdio: ['pipe', 'pipe', 'ignore'] });
+    try {
+      const answers = await exchangeStdio(
+        child,
+        WIRE.stdio.map((exchange) => exchange.send),
+      );
+      expect(answers).toEqual(WIRE.stdio.map((exchange) => exchange.receive));
+      child.stdin.end();
+      await expect(exitCode(child)).resolves.toBe(0);
+    } finally {
+      killIfAlive(child);
+    }
+  });
+});
+
+describe('weather server over stdio, 2026-07-28', () => {
+  it.each(MODERN_MODES)('serves a 2026 client, %s, with no initialize', async (_name, mode) => {
+    const transport = new ModernStdioTransport({ command: process.execPath, args: ['--import', 'tsx', MAIN], cwd: ROOT, stderr: 'pipe' });
+    const client = newModernClient(mode);
+    try {
+      await client.connect(transport);
+      await expectModernBehaviour(client);
+    } finally {
+      const pid = transport.pid;
+      await client.close();
+      // close() ends stdin and escalates itself; this only guards against a leak past the test.
+      if (pid !== null) killPid(pid);
+    }
+  });
+
+  it('answers server/discover as its first message', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { cwd: ROOT, stdio: ['pipe', 'pipe', 'ignore'] });
+    try {
+      const envelope = {
+        'io.modelcontextprotocol/protocolVersion': MODERN,
+        'io.modelcontextprotocol/clientCapabilities': {},
+      };
+      const [answer] = await exchangeStdio(child, [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: envelope } })]);
+      expect(JSON.parse(answer!)).toMatchObject({
+        jsonrpc: '2.0',
+        id: 1,
+        result: { supportedVersions: [MODERN], capabilities: { tools: {} }, _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'weather-server', version: '0.3.0' } } },
+      });
+      child.stdin.end();
+      await expect(exitCode(child)).resolves.toBe(0);
+    } finally {
+      killIfAlive(child);
+    }
+  });
+});
+
 describe('weather server over Streamable HTTP', () => {
   let child: ChildProcess | undefined;
   let url: URL;
@@ -256,6 +370,42 @@ describe('weather server over Streamable HTTP', () => {
   it('refuses a foreign Host header (DNS rebinding)', async () => {
     const response = await post(url, { host: 'evil.example' }, { jsonrpc: '2.0', id: 1, method: 'ping' });
     expect(response.status).toBe(403);
+  });
+
+  it('answers the recorded v1-SDK session byte for byte', async () => {
+    await expect(exchangeHttp(url, WIRE.http)).resolves.toEqual(WIRE.http);
+    for (const exchange of WIRE.initialize) {
+      await expect(exchangeHttp(url, [exchange])).resolves.toEqual([exchange]);
+    }
+  });
+
+  it('still opens a session (Mcp-Session-Id) for a 2025 client of the v2 SDK', async () => {
+    const transport = new ModernHttpTransport(url);
+    const client = new ModernClient({ name: 'weather-server-test', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+      await expect(client.callTool({ name: 'get_weather', arguments: { city: '北京' } })).resolves.toEqual({
+        content: [{ type: 'text', text: '北京今天晴，25°C' }],
+        isError: false,
+      });
+      await transport.terminateSession();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.each(MODERN_MODES)('serves a 2026 client, %s, with no initialize and no session', async (_name, mode) => {
+    const transport = new ModernHttpTransport(url);
+    const client = newModernClient(mode);
+    try {
+      await client.connect(transport);
+      expect(transport.sessionId).toBeUndefined();
+      await expectModernBehaviour(client);
+    } finally {
+      await client.close();
+    }
   });
 
   it('exits with code 0 on SIGTERM', async () => {
