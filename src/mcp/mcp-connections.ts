@@ -13,6 +13,7 @@ import { isTransportFailure } from './is-transport-failure';
 import type { HostOAuthOptions } from './oauth/oauth-transport';
 import { openClient, type Log, type OpenedConnection } from './open-transport';
 import { processEraMemory, type EraMemory } from './transport/era-memory';
+import type { NegotiatedProtocol } from './transport/negotiation';
 import { isChildAlive } from './wait-for-child-exit';
 
 /** Options of the pool. */
@@ -184,6 +185,11 @@ export class McpConnections {
     if (!entry || (client !== undefined && entry.opened?.client !== client)) return;
     this.entries.delete(name);
     this.closeInBackground(entry);
+  }
+
+  /** The protocol revision the server's connection speaks and how it was chosen, while it is connected. */
+  protocol(name: string): NegotiatedProtocol | undefined {
+    return this.entries.get(name)?.opened?.protocol;
   }
 
   /** The process id of the server's stdio process, while it is connected (undefined for HTTP). */
