@@ -15,15 +15,14 @@
  * result is data, as in a conversation), 1 otherwise.
  */
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCallTool } from '../../src/activities/call-tool';
 import { createListTools } from '../../src/activities/list-tools';
 import { findToolRoute } from '../../src/conversation/tool-routes';
-import type { McpServerConfig } from '../../src/mcp/config';
+import { loadMcpConfig, type McpServerConfig } from '../../src/mcp/config';
 import { McpConnections } from '../../src/mcp/mcp-connections';
-import type { OAuthServerConfig } from '../../src/mcp/oauth/oauth-config';
 import { OAuthTokenStore } from '../../src/mcp/oauth/token-store';
 import { headlessAuthorization } from './headless-authorization';
 import { ToolCatalogCache } from '../../src/mcp/tool-catalog';
@@ -38,18 +37,51 @@ const SERVER_NAME = 'conformance';
  */
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
 
-/**
- * The server's `oauth` settings for the scenario: a pre-registered client when the suite hands one
- * over in MCP_CONFORMANCE_CONTEXT (as a user would write `clientId`/`clientSecret` in mcp.json).
- */
-function oauthConfig(): OAuthServerConfig {
-  const config: OAuthServerConfig = { clientMetadataUrl: CLIENT_METADATA_URL };
+/** The suite's hand-over for a scenario (MCP_CONFORMANCE_CONTEXT), when it gives one. */
+function conformanceContext(): Record<string, unknown> {
   const raw = process.env.MCP_CONFORMANCE_CONTEXT;
-  if (raw === undefined) return config;
-  const context = JSON.parse(raw) as Record<string, unknown>;
-  if (typeof context.client_id === 'string') config.clientId = context.client_id;
-  if (typeof context.client_secret === 'string') config.clientSecret = context.client_secret;
-  return config;
+  return raw === undefined ? {} : (JSON.parse(raw) as Record<string, unknown>);
+}
+
+/**
+ * The server's entry as a user would write it in mcp.json for the scenario, and the environment it
+ * reads: a pre-registered client when the suite hands one over (`clientId`/`clientSecret`), and for
+ * the client-credentials scenarios (SEP-1046) `"grant": "client_credentials"` with the secret as a
+ * `${VAR}` reference or the private key in a file, as the host requires for that grant.
+ */
+function serverEntry(url: string, dir: string): { entry: Record<string, unknown>; env: Record<string, string> } {
+  const context = conformanceContext();
+  const clientId = typeof context.client_id === 'string' ? context.client_id : undefined;
+  const clientSecret = typeof context.client_secret === 'string' ? context.client_secret : undefined;
+  const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? (typeof context.name === 'string' ? context.name : '');
+  if (scenario.startsWith('auth/client-credentials') && clientId !== undefined) {
+    if (typeof context.private_key_pem === 'string') {
+      const keyFile = join(dir, 'client-key.pem');
+      writeFileSync(keyFile, context.private_key_pem, { mode: 0o600 });
+      const algorithm = typeof context.signing_algorithm === 'string' ? { signingAlgorithm: context.signing_algorithm } : {};
+      return { entry: { url, oauth: { grant: 'client_credentials', clientId, privateKeyFile: keyFile, ...algorithm } }, env: {} };
+    }
+    if (clientSecret !== undefined) {
+      return { entry: { url, oauth: { grant: 'client_credentials', clientId, clientSecret: '${CONFORMANCE_CLIENT_SECRET}' } }, env: { CONFORMANCE_CLIENT_SECRET: clientSecret } };
+    }
+  }
+  const oauth: Record<string, unknown> = { clientMetadataUrl: CLIENT_METADATA_URL };
+  if (clientId !== undefined) oauth.clientId = clientId;
+  if (clientSecret !== undefined) {
+    oauth.clientSecret = '${CONFORMANCE_CLIENT_SECRET}';
+    return { entry: { url, oauth }, env: { CONFORMANCE_CLIENT_SECRET: clientSecret } };
+  }
+  return { entry: { url, oauth }, env: {} };
+}
+
+/** The scenario's server, read through the host's own mcp.json loader. */
+async function configuredServer(url: string, dir: string): Promise<McpServerConfig> {
+  const { entry, env } = serverEntry(url, dir);
+  const path = join(dir, 'mcp.json');
+  writeFileSync(path, JSON.stringify({ mcpServers: { [SERVER_NAME]: entry } }, null, 2));
+  const [server] = await loadMcpConfig(path, { ...process.env, ...env });
+  if (server === undefined) throw new Error('the scenario\'s mcp.json has no server');
+  return server;
 }
 
 /** Runs one activity in the mock activity context (the SDK's `run` cannot infer the result type). */
@@ -67,10 +99,10 @@ function report(event: string, details: Record<string, unknown>): void {
 }
 
 async function runHost(url: string, scenario: string): Promise<void> {
-  const server: McpServerConfig = { name: SERVER_NAME, transport: 'http', url, headers: {}, tools: {}, oauth: oauthConfig() };
   // OAuth as `mcp-host login` does it, with a headless user agent approving in the person's stead,
   // and a token store of this run's own.
   const storeDir = mkdtempSync(join(tmpdir(), 'conformance-oauth-'));
+  const server = await configuredServer(url, storeDir);
   const store = new OAuthTokenStore(join(storeDir, 'oauth-tokens.json'));
   const connections = new McpConnections([server], log, { oauth: { store, interactive: headlessAuthorization(log) } });
   const activities = new MockActivityEnvironment();

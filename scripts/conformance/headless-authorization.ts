@@ -2,7 +2,7 @@
  * The conformance suite's stand-in for a person at a browser: the suite's authorization endpoint
  * approves at once, answering with a redirect to the client's redirect URI that carries the code.
  * This user agent requests the authorization URL, does not follow the redirect (nothing listens at
- * the redirect URI), and takes the code from its `Location`, checking `state`.
+ * the redirect URI), and takes the code (and the issuer, `iss`) from its `Location`, checking `state`.
  */
 import type { InteractiveAuthorization } from '../../src/mcp/oauth/host-oauth-provider';
 
@@ -13,7 +13,7 @@ const REDIRECT_URL = 'http://127.0.0.1:3000/callback';
 export function headlessAuthorization(log: (line: string) => void): InteractiveAuthorization {
   return {
     redirectUrl: REDIRECT_URL,
-    async onAuthorizationUrl(url: URL): Promise<string> {
+    async onAuthorizationUrl(url: URL): Promise<URLSearchParams> {
       const response = await fetch(url, { redirect: 'manual' });
       await response.body?.cancel();
       const location = response.headers.get('location');
@@ -26,7 +26,8 @@ export function headlessAuthorization(log: (line: string) => void): InteractiveA
       if (code === null) throw new Error('the redirect carries no authorization code');
       if (back.searchParams.get('state') !== url.searchParams.get('state')) throw new Error('the redirect carries another state than the request');
       log('authorization approved headlessly');
-      return code;
+      // All of it: the SDK checks the issuer (`iss`, RFC 9207) along with the code.
+      return back.searchParams;
     },
   };
 }

@@ -64,6 +64,9 @@ async function findServer(options: LoginOptions): Promise<HttpServer> {
   }
   if (server.transport !== 'http') throw new Error(`server "${server.name}" is not a Streamable HTTP server; OAuth applies to those only`);
   if (!usesOAuth(server)) throw new Error(`server "${server.name}" has OAuth turned off ("oauth": false or its own Authorization header)`);
+  if (server.oauth !== undefined && server.oauth !== false && server.oauth.grant === 'client_credentials') {
+    throw new Error(`server "${server.name}" uses the client-credentials grant: every worker gets its own tokens with the client's credential, no login is needed`);
+  }
   return server;
 }
 
@@ -89,8 +92,8 @@ export async function login(options: LoginOptions): Promise<LoginResult> {
       options.out(`"${server.name}" accepted the connection without a login; nothing was stored`);
     } catch (err) {
       if (!(err instanceof UnauthorizedError)) throw err;
-      const code = await callback.code(provider.authorizationState, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-      await transport.finishAuth(code);
+      const redirect = await callback.response(provider.authorizationState, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      await transport.finishAuth(redirect);
     } finally {
       await client.close().catch(() => undefined);
     }

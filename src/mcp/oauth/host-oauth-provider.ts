@@ -12,7 +12,7 @@
  *   {@link OAuthLoginRequiredError} before any registration or authorization request is made.
  * - interactive (`login`, the conformance client): stored tokens are ignored (a login asks anew),
  *   the client registers when it has no registration, and the authorization URL goes to
- *   `onAuthorizationUrl`, which either completes it at once (returns the code) or leaves the caller
+ *   `onAuthorizationUrl`, which either completes it at once (returns the redirect's parameters) or leaves the caller
  *   to wait for the redirect (returns undefined).
  */
 import { randomBytes } from 'node:crypto';
@@ -33,10 +33,11 @@ export interface InteractiveAuthorization {
   /** The loopback redirect URI (`http://127.0.0.1:<port>/callback`). */
   redirectUrl: string;
   /**
-   * Takes the authorization URL. Returns the authorization code when it can complete the
-   * authorization itself (a headless user agent); undefined when the code comes later.
+   * Takes the authorization URL. Returns the parameters of the redirect back (`code`, `state`, and
+   * the issuer `iss` the SDK checks, RFC 9207) when it can complete the authorization itself (a
+   * headless user agent); undefined when they come later.
    */
-  onAuthorizationUrl(url: URL): Promise<string | undefined>;
+  onAuthorizationUrl(url: URL): Promise<URLSearchParams | undefined>;
 }
 
 /** The name the host registers under (as its clientInfo in `initialize`). */
@@ -49,7 +50,7 @@ const WORKER_REDIRECT_URL = 'http://127.0.0.1/callback';
 export class HostOAuthProvider implements OAuthClientProvider {
   private verifier: string | undefined;
   private expectedState: string | undefined;
-  private pendingCode: string | undefined;
+  private pendingRedirect: URLSearchParams | undefined;
   /** Interactive mode: tokens obtained in this session (stored ones are not reused). */
   private sessionTokens: OAuthTokens | undefined;
   /** The tokens last handed to the SDK, so an invalidation drops only those (another worker may have refreshed). */
@@ -146,14 +147,14 @@ export class HostOAuthProvider implements OAuthClientProvider {
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
     if (this.interactive === undefined) throw this.loginRequired(await this.entry());
-    this.pendingCode = await this.interactive.onAuthorizationUrl(authorizationUrl);
+    this.pendingRedirect = await this.interactive.onAuthorizationUrl(authorizationUrl);
   }
 
-  /** The authorization code a headless user agent obtained for the last redirect, once. */
-  takeAuthorizationCode(): string | undefined {
-    const code = this.pendingCode;
-    this.pendingCode = undefined;
-    return code;
+  /** The redirect a headless user agent brought back for the last authorization URL (code, state, iss), once. */
+  takeAuthorizationResponse(): URLSearchParams | undefined {
+    const params = this.pendingRedirect;
+    this.pendingRedirect = undefined;
+    return params;
   }
 
   saveCodeVerifier(codeVerifier: string): void {

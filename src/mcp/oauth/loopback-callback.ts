@@ -1,7 +1,8 @@
 /**
  * The loopback redirect of `mcp-host login` (RFC 8252 §7.3): a one-shot HTTP listener on
  * 127.0.0.1 that takes the authorization server's redirect, checks its `state`, and hands over the
- * code. The browser gets a short page saying whether to go back to the terminal.
+ * redirect's parameters (the code, and the issuer `iss` of RFC 9207 that the SDK v2 checks against the
+ * authorization server's metadata). The browser gets a short page saying whether to go back to the terminal.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,8 +11,11 @@ import type { AddressInfo } from 'node:net';
 export interface LoopbackCallback {
   /** `http://127.0.0.1:<port>/callback`, to register and send as `redirect_uri`. */
   redirectUrl: string;
-  /** The code of the first redirect that carries `state`; rejects on an error redirect or after `timeoutMs`. */
-  code(state: string | undefined, timeoutMs: number): Promise<string>;
+  /**
+   * The parameters of the first redirect that carries `state` and a code (`code`, `state`, `iss`);
+   * rejects on an error redirect or after `timeoutMs`.
+   */
+  response(state: string | undefined, timeoutMs: number): Promise<URLSearchParams>;
   close(): Promise<void>;
 }
 
@@ -23,7 +27,7 @@ function page(text: string): string {
 
 /** Listens on 127.0.0.1:`port` (0: any free port). */
 export async function listenForCallback(port: number): Promise<LoopbackCallback> {
-  let settle: { resolve(code: string): void; reject(err: Error): void } | undefined;
+  let settle: { resolve(params: URLSearchParams): void; reject(err: Error): void } | undefined;
   let expectedState: string | undefined;
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -45,7 +49,7 @@ export async function listenForCallback(port: number): Promise<LoopbackCallback>
       return;
     }
     res.writeHead(200, { 'content-type': 'text/html' }).end(page('Login complete. You can close this tab and go back to the terminal.'));
-    settle.resolve(code);
+    settle.resolve(url.searchParams);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -54,14 +58,14 @@ export async function listenForCallback(port: number): Promise<LoopbackCallback>
   const { port: bound } = server.address() as AddressInfo;
   return {
     redirectUrl: `http://127.0.0.1:${bound}${PATH}`,
-    code(state, timeoutMs) {
+    response(state, timeoutMs) {
       expectedState = state;
-      return new Promise<string>((resolve, reject) => {
+      return new Promise<URLSearchParams>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no authorization came back within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
         settle = {
-          resolve: (code) => {
+          resolve: (params) => {
             clearTimeout(timer);
-            resolve(code);
+            resolve(params);
           },
           reject: (err) => {
             clearTimeout(timer);

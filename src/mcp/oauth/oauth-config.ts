@@ -1,11 +1,26 @@
 /**
  * The `oauth` member of an HTTP server's entry in mcp.json: how the host identifies itself to the
- * server's authorization server. Everything is optional: with no `clientId` the host registers
- * itself (a client ID metadata document when `clientMetadataUrl` is set and the server supports
- * it, else dynamic client registration). `"oauth": false` turns OAuth off for the server.
+ * server's authorization server. `"oauth": false` turns OAuth off for the server.
+ *
+ * The authorization-code grant (the default, `mcp-host login` once by a person): everything is
+ * optional; with no `clientId` the host registers itself (a client ID metadata document when
+ * `clientMetadataUrl` is set and the server supports it, else dynamic client registration).
  *
  * ```json
  * "oauth": { "clientId": "…", "clientSecret": "${GITHUB_CLIENT_SECRET}", "scopes": ["repo"], "redirectPort": 8976 }
+ * ```
+ *
+ * The client-credentials grant (`"grant": "client_credentials"`, OAuth's grant for a client with no
+ * person, SEP-1046): every worker gets its own tokens with the client's credential, no login. One
+ * credential, never written in the file itself: `clientSecret` as a `${VAR}` reference or
+ * `clientSecretFile` (sent `client_secret_basic` unless `tokenEndpointAuthMethod` says
+ * `client_secret_post`), or a private key for an RFC 7523 JWT assertion (`private_key_jwt`):
+ * `privateKeyFile` (PEM) or `privateKey` as a `${VAR}` reference, signed with `signingAlgorithm`
+ * (default from the key: RS256, ES256/384/512 or EdDSA). `issuer` binds the credential to that
+ * authorization server: it is never sent to another one.
+ *
+ * ```json
+ * "oauth": { "grant": "client_credentials", "clientId": "fleet", "privateKeyFile": "/etc/mcp/fleet.pem", "issuer": "https://auth.example.com" }
  * ```
  */
 
@@ -21,9 +36,45 @@ export interface OAuthServerConfig {
   clientMetadataUrl?: string;
   /** The loopback port `mcp-host login` listens on (default: any free port; a pre-registered client needs a fixed one). */
   redirectPort?: number;
+  /** The OAuth grant: `authorization_code` (default: a person logs in once) or `client_credentials` (no person). */
+  grant?: OAuthGrant;
+  /** Client credentials: a file holding the client secret (trailing newline ignored). */
+  clientSecretFile?: string;
+  /** Client credentials: how the secret goes to the token endpoint (default `client_secret_basic`). */
+  tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post';
+  /** Client credentials: a PEM private key for `private_key_jwt` (from a `${VAR}`); a secret. */
+  privateKey?: string;
+  /** Client credentials: a file holding the PEM private key for `private_key_jwt`. */
+  privateKeyFile?: string;
+  /** Client credentials: the JWS algorithm of the assertion (default from the key). */
+  signingAlgorithm?: string;
+  /** Client credentials: the authorization server's issuer the credential belongs to (recommended). */
+  issuer?: string;
 }
 
-const KEYS = ['clientId', 'clientSecret', 'scopes', 'clientMetadataUrl', 'redirectPort'] as const;
+/** OAuth grants the host runs. */
+export type OAuthGrant = 'authorization_code' | 'client_credentials';
+
+const KEYS = [
+  'clientId',
+  'clientSecret',
+  'scopes',
+  'clientMetadataUrl',
+  'redirectPort',
+  'grant',
+  'clientSecretFile',
+  'tokenEndpointAuthMethod',
+  'privateKey',
+  'privateKeyFile',
+  'signingAlgorithm',
+  'issuer',
+] as const;
+
+/** JWS algorithms a private-key assertion may be signed with. */
+const SIGNING_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+
+/** A whole-value `${VAR}` reference: how a client-credentials secret is written in the file. */
+const VARIABLE_REFERENCE = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -45,7 +96,7 @@ export function parseOAuthConfig(
   const unknown = Object.keys(value).filter((key) => !(KEYS as readonly string[]).includes(key));
   if (unknown.length > 0) fail('oauth', `has unknown keys ${unknown.map((k) => JSON.stringify(k)).join(', ')}; known keys are ${KEYS.join(', ')}`);
   const config: OAuthServerConfig = {};
-  const text = (key: 'clientId' | 'clientSecret' | 'clientMetadataUrl'): string | undefined => {
+  const text = (key: 'clientId' | 'clientSecret' | 'clientMetadataUrl' | 'clientSecretFile' | 'privateKey' | 'privateKeyFile' | 'issuer'): string | undefined => {
     const raw = value[key];
     if (raw === undefined) return undefined;
     if (typeof raw !== 'string') fail(`oauth.${key}`, 'must be a string');
@@ -83,5 +134,56 @@ export function parseOAuthConfig(
     if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) fail('oauth.redirectPort', 'must be a port number from 1 to 65535');
     config.redirectPort = port;
   }
+  if (value.grant !== undefined && value.grant !== 'authorization_code' && value.grant !== 'client_credentials') {
+    fail('oauth.grant', 'must be "authorization_code" (the default: a person logs in once) or "client_credentials" (no person)');
+  }
+  if (value.grant === 'client_credentials') return parseClientCredentials(value, config, fail, (key) => text(key));
+  for (const key of ['clientSecretFile', 'tokenEndpointAuthMethod', 'privateKey', 'privateKeyFile', 'signingAlgorithm', 'issuer'] as const) {
+    if (value[key] !== undefined) fail(`oauth.${key}`, 'applies only with "grant": "client_credentials"');
+  }
+  return config;
+}
+
+/** The client-credentials settings of `value` (see the module comment), added to `config`. */
+function parseClientCredentials(
+  value: Record<string, unknown>,
+  config: OAuthServerConfig,
+  fail: (field: string, detail: string) => never,
+  text: (key: 'clientSecretFile' | 'privateKey' | 'privateKeyFile' | 'issuer') => string | undefined,
+): OAuthServerConfig {
+  config.grant = 'client_credentials';
+  if (config.clientId === undefined) fail('oauth.clientId', 'is required with "grant": "client_credentials"');
+  for (const key of ['clientMetadataUrl', 'redirectPort'] as const) {
+    if (config[key] !== undefined) fail(`oauth.${key}`, 'does not apply with "grant": "client_credentials" (no login, no redirect)');
+  }
+  // The secrets come from the worker's environment or files, never from the file's own text.
+  for (const key of ['clientSecret', 'privateKey'] as const) {
+    if (value[key] !== undefined && !(typeof value[key] === 'string' && VARIABLE_REFERENCE.test(value[key]))) {
+      fail(`oauth.${key}`, `must be a \${VAR} reference to the worker's environment (or use "${key}File"), never the secret itself`);
+    }
+  }
+  const clientSecretFile = text('clientSecretFile');
+  const privateKey = text('privateKey');
+  const privateKeyFile = text('privateKeyFile');
+  const issuer = text('issuer');
+  const given = [config.clientSecret !== undefined, clientSecretFile, privateKey, privateKeyFile].filter((v) => v !== undefined && v !== false);
+  if (given.length !== 1) fail('oauth', 'with "grant": "client_credentials" needs exactly one of "clientSecret", "clientSecretFile", "privateKey", "privateKeyFile"');
+  if (clientSecretFile !== undefined) config.clientSecretFile = clientSecretFile;
+  if (privateKey !== undefined) config.privateKey = privateKey;
+  if (privateKeyFile !== undefined) config.privateKeyFile = privateKeyFile;
+  const usesKey = privateKey !== undefined || privateKeyFile !== undefined;
+  const method = value.tokenEndpointAuthMethod;
+  if (method !== undefined) {
+    if (usesKey) fail('oauth.tokenEndpointAuthMethod', 'does not apply to a private key (always private_key_jwt)');
+    if (method !== 'client_secret_basic' && method !== 'client_secret_post') fail('oauth.tokenEndpointAuthMethod', 'must be "client_secret_basic" or "client_secret_post"');
+    config.tokenEndpointAuthMethod = method;
+  }
+  const algorithm = value.signingAlgorithm;
+  if (algorithm !== undefined) {
+    if (!usesKey) fail('oauth.signingAlgorithm', 'applies only to a private key ("privateKey", "privateKeyFile")');
+    if (typeof algorithm !== 'string' || !SIGNING_ALGORITHMS.includes(algorithm)) fail('oauth.signingAlgorithm', `must be one of ${SIGNING_ALGORITHMS.join(', ')}`);
+    config.signingAlgorithm = algorithm;
+  }
+  if (issuer !== undefined) config.issuer = issuer;
   return config;
 }

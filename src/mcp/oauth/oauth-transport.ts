@@ -3,7 +3,8 @@
  * step the SDK leaves to its caller, finishing an authorization that a headless user agent
  * completed during the request and sending that request again.
  */
-import { UnauthorizedError, type JSONRPCMessage, type StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { UnauthorizedError, type JSONRPCMessage, type OAuthClientProvider, type StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { clientCredentialsProvider } from './client-credentials';
 import { HostOAuthProvider, type InteractiveAuthorization, type OAuthServer } from './host-oauth-provider';
 import type { OAuthServerConfig } from './oauth-config';
 import { oauthStorePath } from './token-store-path';
@@ -28,27 +29,31 @@ export function usesOAuth(server: OAuthCandidate): boolean {
 }
 
 /** The server's provider, or undefined when the host does no OAuth for it. */
-export function oauthProviderFor(server: OAuthCandidate, options: HostOAuthOptions = {}): HostOAuthProvider | undefined {
+export function oauthProviderFor(server: OAuthCandidate, options: HostOAuthOptions = {}): OAuthClientProvider | undefined {
   if (!usesOAuth(server) || server.oauth === false) return undefined;
+  if (server.oauth?.grant === 'client_credentials') return clientCredentialsProvider(server.name, server.oauth);
   const store = options.store ?? new OAuthTokenStore(oauthStorePath());
   return new HostOAuthProvider({ name: server.name, url: server.url, oauth: server.oauth }, store, options.interactive);
 }
 
 /**
  * When the SDK stops a request at the authorization redirect (`UnauthorizedError`) and the user
- * agent already brought back the code, exchanges it (`finishAuth`) and sends the request again,
+ * agent already brought back the redirect (code and issuer), exchanges it (`finishAuth`, which
+ * checks the issuer, RFC 9207) and sends the request again,
  * once per redirect. A request refused that way was never accepted by the server, so sending it
  * again is safe.
  */
-export function finishAuthorizationAndResend(transport: StreamableHTTPClientTransport, provider: HostOAuthProvider): void {
+export function finishAuthorizationAndResend(transport: StreamableHTTPClientTransport, provider: OAuthClientProvider): void {
+  // Only the authorization-code flow, with a user agent that completes it, has a redirect to finish.
+  if (!(provider instanceof HostOAuthProvider)) return;
   const send = transport.send.bind(transport);
   transport.send = async (message: JSONRPCMessage, options?: Parameters<Transport['send']>[1]): Promise<void> => {
     try {
       return await send(message, options);
     } catch (err) {
-      const code = err instanceof UnauthorizedError ? provider.takeAuthorizationCode() : undefined;
-      if (code === undefined) throw err;
-      await transport.finishAuth(code);
+      const redirect = err instanceof UnauthorizedError ? provider.takeAuthorizationResponse() : undefined;
+      if (redirect === undefined) throw err;
+      await transport.finishAuth(redirect);
       return send(message, options);
     }
   };

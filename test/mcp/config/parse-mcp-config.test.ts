@@ -62,6 +62,13 @@ describe('parseMcpConfig: formats', () => {
     ]);
   });
 
+  test('protocolVersion pins one revision the host speaks, per server', () => {
+    const servers = parse({
+      mcpServers: { old: { command: 'a', protocolVersion: '2025-06-18' }, modern: { url: 'https://m.example/mcp', protocolVersion: '2026-07-28' }, free: { command: 'b' } },
+    });
+    expect(servers.map((server) => server.protocolVersion)).toEqual(['2025-06-18', '2026-07-28', undefined]);
+  });
+
   test('project extensions: tools, timeoutMs, disabled, description', () => {
     const servers = parse({
       mcpServers: {
@@ -172,6 +179,7 @@ describe('parseMcpConfig: validation errors', () => {
     ['tools.allow not array', { command: 'x', tools: { allow: 'a' } }, 'tools.allow', /must be an array of tool names/],
     ['tools.deny item', { command: 'x', tools: { deny: ['a', ''] } }, 'tools.deny[1]', /must be a non-empty string/],
     ['timeoutMs negative', { command: 'x', timeoutMs: -1 }, 'timeoutMs', /"timeoutMs" must be a whole number of milliseconds/],
+    ['protocolVersion not spoken', { command: 'x', protocolVersion: '2024-10-07' }, 'protocolVersion', /"protocolVersion" must be one of "2026-07-28", "2025-06-18", "2025-11-25", "2025-03-26", "2024-11-05"/],
     ['timeoutMs fraction', { command: 'x', timeoutMs: 1.5 }, 'timeoutMs', /whole number/],
     ['timeoutMs string', { command: 'x', timeoutMs: '1000' }, 'timeoutMs', /not "1000"/],
     ['timeoutMs too large', { command: 'x', timeoutMs: 2 ** 31 }, 'timeoutMs', /from 1 to 2147483647/],

@@ -65,7 +65,7 @@ describe('HostOAuthProvider', () => {
       redirectUrl: 'http://127.0.0.1:5555/callback',
       onAuthorizationUrl: (url) => {
         seen.push(url);
-        return Promise.resolve('the-code');
+        return Promise.resolve(new URLSearchParams({ code: 'the-code', iss: 'https://as.example' }));
       },
     });
     expect(await provider.tokens()).toBeUndefined();
@@ -73,8 +73,8 @@ describe('HostOAuthProvider', () => {
     expect(provider.clientMetadata.redirect_uris).toEqual(['http://127.0.0.1:5555/callback']);
     await provider.redirectToAuthorization(new URL('https://as.example/authorize?x=1'));
     expect(seen).toHaveLength(1);
-    expect(provider.takeAuthorizationCode()).toBe('the-code');
-    expect(provider.takeAuthorizationCode()).toBeUndefined();
+    expect(provider.takeAuthorizationResponse()?.get('code')).toBe('the-code');
+    expect(provider.takeAuthorizationResponse()).toBeUndefined();
   });
 });
 

@@ -34,4 +34,43 @@ describe('the oauth member of an HTTP server in mcp.json', () => {
   test('a stdio server cannot have one', () => {
     expect(() => parseMcpConfig({ mcpServers: { s: { command: 'x', oauth: {} } } }, options)).toThrow(/"oauth" applies only to HTTP servers/);
   });
+
+  test('client credentials: a ${VAR} secret (basic or post), a secret file, a private key file or a ${VAR} key; the secrets are server secrets', () => {
+    const env = { ...options.env, PEM: '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----' };
+    const servers = parseMcpConfig(
+      {
+        mcpServers: {
+          a: { url: 'https://a.example/mcp', oauth: { grant: 'client_credentials', clientId: 'fleet', clientSecret: '${SECRET}', tokenEndpointAuthMethod: 'client_secret_post', scopes: ['read'] } },
+          b: { url: 'https://b.example/mcp', oauth: { grant: 'client_credentials', clientId: 'fleet', clientSecretFile: '/run/secrets/fleet' } },
+          c: { url: 'https://c.example/mcp', oauth: { grant: 'client_credentials', clientId: 'fleet', privateKeyFile: '/etc/mcp/fleet.pem', signingAlgorithm: 'ES256', issuer: 'https://auth.example' } },
+          d: { url: 'https://d.example/mcp', oauth: { grant: 'client_credentials', clientId: 'fleet', privateKey: '${PEM}' } },
+        },
+      },
+      { ...options, env },
+    );
+    expect(servers.map((server) => (server.transport === 'stdio' ? undefined : server.oauth))).toEqual([
+      { grant: 'client_credentials', clientId: 'fleet', clientSecret: 'client-secret-value', tokenEndpointAuthMethod: 'client_secret_post', scopes: ['read'] },
+      { grant: 'client_credentials', clientId: 'fleet', clientSecretFile: '/run/secrets/fleet' },
+      { grant: 'client_credentials', clientId: 'fleet', privateKeyFile: '/etc/mcp/fleet.pem', signingAlgorithm: 'ES256', issuer: 'https://auth.example' },
+      { grant: 'client_credentials', clientId: 'fleet', privateKey: env.PEM },
+    ]);
+    expect(servers[0] && serverSecrets(servers[0])).toContain('client-secret-value');
+    expect(servers[3] && serverSecrets(servers[3])).toContain(env.PEM);
+  });
+
+  test.each([
+    [{ grant: 'password' }, /"oauth.grant" must be "authorization_code"/],
+    [{ grant: 'client_credentials', clientSecretFile: '/s' }, /"oauth.clientId" is required/],
+    [{ grant: 'client_credentials', clientId: 'c', clientSecret: 'written-in-the-file' }, /"oauth.clientSecret" must be a \$\{VAR\} reference/],
+    [{ grant: 'client_credentials', clientId: 'c', privateKey: '-----BEGIN PRIVATE KEY-----' }, /"oauth.privateKey" must be a \$\{VAR\} reference/],
+    [{ grant: 'client_credentials', clientId: 'c' }, /needs exactly one of "clientSecret", "clientSecretFile", "privateKey", "privateKeyFile"/],
+    [{ grant: 'client_credentials', clientId: 'c', clientSecret: '${SECRET}', privateKeyFile: '/k.pem' }, /needs exactly one of/],
+    [{ grant: 'client_credentials', clientId: 'c', privateKeyFile: '/k.pem', tokenEndpointAuthMethod: 'client_secret_post' }, /"oauth.tokenEndpointAuthMethod" does not apply to a private key/],
+    [{ grant: 'client_credentials', clientId: 'c', clientSecretFile: '/s', signingAlgorithm: 'ES256' }, /"oauth.signingAlgorithm" applies only to a private key/],
+    [{ grant: 'client_credentials', clientId: 'c', privateKeyFile: '/k.pem', signingAlgorithm: 'HS256' }, /"oauth.signingAlgorithm" must be one of/],
+    [{ grant: 'client_credentials', clientId: 'c', clientSecretFile: '/s', redirectPort: 8976 }, /"oauth.redirectPort" does not apply with "grant": "client_credentials"/],
+    [{ clientId: 'c', privateKeyFile: '/k.pem' }, /"oauth.privateKeyFile" applies only with "grant": "client_credentials"/],
+  ])('client credentials: refuses %j', (oauth, message) => {
+    expect(() => parseMcpConfig({ mcpServers: { s: { url: 'https://s.example/mcp', oauth } } }, options)).toThrow(message);
+  });
 });
