@@ -36,14 +36,19 @@ describe('parseExpectedFailures', () => {
     const failures = parseExpectedFailures(JSON.parse(readFileSync(FILE, 'utf8')));
     expect(failures.size).toBeGreaterThan(0);
     for (const scenario of ['initialize', 'tools_call', 'sse-retry']) expect(failures.has(scenario)).toBe(false);
-    // The authorization-code flow is implemented (docs/oauth.md): only the extensions' grants stay listed.
-    for (const scenario of ['auth/metadata-default', 'auth/basic-cimd', 'auth/scope-step-up', 'auth/pre-registration', 'auth/token-endpoint-auth-basic']) {
-      expect(failures.has(scenario)).toBe(false);
-    }
-    expect([...failures.keys()].filter((name) => name.startsWith('auth/')).sort()).toEqual([
+    // The authorization-code and client-credentials flows are implemented (docs/oauth.md): only
+    // enterprise-managed authorization (SEP-990) stays listed.
+    for (const scenario of [
+      'auth/metadata-default',
+      'auth/basic-cimd',
+      'auth/scope-step-up',
+      'auth/pre-registration',
+      'auth/token-endpoint-auth-basic',
       'auth/client-credentials-basic',
       'auth/client-credentials-jwt',
-      'auth/cross-app-access-complete-flow',
-    ]);
+    ]) {
+      expect(failures.has(scenario)).toBe(false);
+    }
+    expect([...failures.keys()].filter((name) => name.startsWith('auth/')).sort()).toEqual(['auth/cross-app-access-complete-flow']);
   });
 });
