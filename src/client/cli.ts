@@ -14,6 +14,8 @@ import { LISTED_STATES } from './conversation-listing';
 import { renderListing } from './render-listing';
 import { renderStatus } from './render-status';
 import { conversationToolCatalogue, renderCatalogue, toolCatalogue } from './tool-catalogue';
+import { serverReport } from './server-report';
+import { renderServers } from './render-servers';
 import { runCodecServer } from './codec-server-command';
 import { connectClient } from './connect';
 import type { ConversationOptionsInput } from './conversation-options';
@@ -47,6 +49,8 @@ export const USAGE = `usage:
   mcp-host list [--state idle|running|ended] [--limit N] [--json]
   mcp-host tools [--json] [--verbose]        (the catalogue a worker with MCP_CONFIG offers)
   mcp-host tools ID [--json]                 (the catalogue of one conversation, as it holds it)
+  mcp-host servers [--json] [--verbose]      (each server of MCP_CONFIG: transport, protocol, capabilities, counts,
+                                              auth, health; exit code 1 when any is failing)
   mcp-host codec-server [--port N] [--host ADDR] [--web-ui-origin URL]…
                                              (decrypts payloads for the Web UI and temporal CLI: docs/encryption.md)
 environment: MCP_CONFIG, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE,
@@ -265,6 +269,14 @@ export async function runCli(
         );
         out(values.json ? JSON.stringify(rows, null, 2) : renderCatalogue(rows));
         return 0;
+      }
+      case 'servers': {
+        const { values, positionals } = parse({ json: { type: 'boolean' }, verbose: { type: 'boolean' } });
+        exactly(positionals, []);
+        const rows = await serverReport(config().mcpConfigPath, values.verbose === true ? { log: err } : {});
+        out(values.json ? JSON.stringify(rows, null, 2) : renderServers(rows));
+        // Every row is printed either way; the exit code adds whether any server is failing, for scripts.
+        return rows.every((row) => row.health === 'connected') ? 0 : 1;
       }
       case 'codec-server': {
         const { values, positionals } = parse({ port: { type: 'string' }, host: { type: 'string' }, 'web-ui-origin': { type: 'string', multiple: true } });
