@@ -6,7 +6,7 @@
  * wants a login nobody ran, one with tokens in the store. Secrets in an env, headers and a URL query
  * appear in neither output.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,26 +18,11 @@ import type { ServerRow } from '../../src/client/server-row';
 import { OAuthTokenStore } from '../../src/mcp/oauth/token-store';
 import { binOf, startEverythingHttp, type EverythingHttp } from '../fixtures/reference-servers';
 import { REPO_ROOT } from '../support/repo';
+import { startWeatherHttp, WEATHER_MAIN as WEATHER } from '../support/weather-http';
 
-const WEATHER = path.join(REPO_ROOT, 'src/example-servers/weather/main.ts');
 const LEGACY = path.join(REPO_ROOT, 'test/fixtures/legacy-wire-server.cjs');
 const EVERYTHING = binOf('@modelcontextprotocol/server-everything');
 const SECRETS = { env: 'stdio-env-secret-4711', header: 'header-secret-0815', bearer: 'bearer-secret-9999', query: 'query-secret-1234' };
-
-/** Starts the weather server on a free port; resolves with its URL once it listens. */
-function startWeatherHttp(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', WEATHER, '--http', '0'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let stderr = '';
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => {
-      stderr += chunk;
-      const url = /weather-server listening on (http:\/\/\S+)/.exec(stderr)?.[1];
-      if (url !== undefined) resolve({ child, url });
-    });
-    child.once('exit', (code) => reject(new Error(`weather server exited (${String(code)}): ${stderr}`)));
-  });
-}
 
 /** A remote server that wants a bearer token for everything (RFC 9728 metadata named). */
 async function startProtectedServer(): Promise<{ server: http.Server; url: string }> {
