@@ -4,7 +4,7 @@
  */
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { ApplicationFailure } from '@temporalio/common';
-import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { OAuthError, OAuthErrorCode, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { ClaudeTimeLimitError } from './claude-time-limits';
 import type { ClaudeFailureType, FailureType } from './failure-types';
 import { HostError } from './host-error';
@@ -86,6 +86,18 @@ function mcpSdkFailure(err: SdkError): ApplicationFailure {
   }
 }
 
+/** OAuth errors of the authorization server that say "not now" rather than "no". */
+const TRANSIENT_OAUTH_ERRORS: ReadonlySet<string> = new Set([OAuthErrorCode.ServerError, OAuthErrorCode.TemporarilyUnavailable]);
+
+/**
+ * An authorization server's OAuth error (RFC 6749 §5.2) met while getting a token for an MCP
+ * server: final, except its own transient ones.
+ */
+function oauthFailure(err: OAuthError): ApplicationFailure {
+  const message = `the MCP server's authorization server refused the host's OAuth request (${err.code}): ${err.message}`;
+  return failure('mcp.auth_failed', message, TRANSIENT_OAUTH_ERRORS.has(err.code));
+}
+
 /**
  * Classifies any error thrown inside an activity. Unknown errors stay retryable (Temporal's default),
  * bounded by each activity's maximum attempts.
@@ -101,6 +113,7 @@ export function classifyError(err: unknown): ApplicationFailure {
   if (err instanceof APIError) return claudeFailure(err as APIError);
   if (err instanceof ProtocolError) return mcpProtocolFailure(err);
   if (err instanceof SdkError) return mcpSdkFailure(err);
+  if (err instanceof OAuthError) return oauthFailure(err);
   const message = err instanceof Error ? err.message : String(err);
   return failure('host.unexpected', message, true);
 }

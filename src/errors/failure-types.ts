@@ -47,6 +47,13 @@ export const MCP_FAILURE_TYPES = [
    * refused. Non-retryable: only `mcp-host login SERVER` helps (src/mcp/oauth).
    */
   'mcp.auth_required',
+  /**
+   * The server's authorization server refused the host's OAuth client or grant (`invalid_client`,
+   * `unauthorized_client`, `invalid_grant`, `invalid_scope`…): a client-credentials secret or key
+   * that is wrong or was rotated, say. Non-retryable: the same credential gets the same answer. Its
+   * `server_error` and `temporarily_unavailable` are retried.
+   */
+  'mcp.auth_failed',
 ] as const;
 
 /** One of {@link MCP_FAILURE_TYPES}. */

@@ -3,7 +3,7 @@
  * an HTTP answer (`APIError.generate`), MCP SDK errors, the host's own errors and anything else.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { OAuthError, OAuthErrorCode, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { classified, classifyError } from '../../src/errors/classify-error';
 import type { FailureType } from '../../src/errors/failure-types';
@@ -139,6 +139,19 @@ describe('classifyError: MCP errors', () => {
     ['invalid request', ProtocolErrorCode.InvalidRequest, 'what the server said', 'mcp.jsonrpc_error', true],
   ])('a server answering %s (%i %j) → %s, nonRetryable %s', (_name, code, message, type, nonRetryable) => {
     expect(outcome(classifyError(new ProtocolError(code, message)))).toEqual({ type, nonRetryable, nextRetryDelay: undefined });
+  });
+
+  test.each<[OAuthErrorCode, boolean]>([
+    [OAuthErrorCode.InvalidClient, true],
+    [OAuthErrorCode.UnauthorizedClient, true],
+    [OAuthErrorCode.InvalidGrant, true],
+    [OAuthErrorCode.InvalidScope, true],
+    [OAuthErrorCode.ServerError, false],
+    [OAuthErrorCode.TemporarilyUnavailable, false],
+  ])('an authorization server answering %s → mcp.auth_failed, nonRetryable %s', (code, nonRetryable) => {
+    const failure = classifyError(new OAuthError(code, 'client authentication failed'));
+    expect(outcome(failure)).toEqual({ type: 'mcp.auth_failed', nonRetryable, nextRetryDelay: undefined });
+    expect(failure.message).toBe(`the MCP server's authorization server refused the host's OAuth request (${code}): client authentication failed`);
   });
 
   test('a server error names its code and keeps what the server said', () => {

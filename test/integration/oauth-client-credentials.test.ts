@@ -284,12 +284,18 @@ describe('OAuth client credentials (no person), end to end', () => {
     expect(await turn(handle, 'and now?')).toMatchObject({ status: 'completed', text: 'The server refused us.' });
     for (const [id, name] of [['toolu_bad01', 'basic__whoami'], ['toolu_bad02', 'post__whoami']] as const) {
       const failed = toolResultOf(fake, id);
-      expect(failed).toEqual({ type: 'tool_result', tool_use_id: id, content: expect.stringMatching(new RegExp(`^\\[host\\] Tool "${name}" could not be run: .*client authentication failed`)) as unknown, is_error: true });
+      // Typed and final: the same credential would get the same answer (src/errors/classify-error.ts).
+      expect(failed).toEqual({
+        type: 'tool_result',
+        tool_use_id: id,
+        content: expect.stringMatching(new RegExp(`^\\[host\\] Tool "${name}" could not be run: mcp\\.auth_failed: .*\\(invalid_client\\): client authentication failed`)) as unknown,
+        is_error: true,
+      });
     }
-    // Bounded: the tool's attempt budget (3), each attempt asking twice (the SDK tries again once after invalid_client).
+    // Not retried: one attempt per call, which asks twice (the SDK tries again once after invalid_client).
     const refused = cc.requests.filter((r) => r.outcome === 'invalid_client').length - refusedBefore;
     expect(refused).toBeGreaterThanOrEqual(2);
-    expect(refused).toBeLessThanOrEqual(2 * 3 * 2);
+    expect(refused).toBeLessThanOrEqual(2 * 2);
 
     // The file was read when the connection opened: a restart reads both new secrets.
     await worker.stop();
