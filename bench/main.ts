@@ -181,7 +181,7 @@ async function main(): Promise<void> {
       'shared with other jobs, so only ratios within this run compare.',
     `Load average (1 / 5 / 15 min): ${loadStart} at the start, ${load()} at the end; per section ${loads.join('; ')}.`,
     `Versions: Node ${process.version}, @temporalio/* ${versionOf('@temporalio/worker')}, @anthropic-ai/sdk ${versionOf('@anthropic-ai/sdk')}, ` +
-      `@modelcontextprotocol/sdk ${versionOf('@modelcontextprotocol/sdk')}${serverVersions ? `, ${serverVersions}` : ''}.`,
+      `@modelcontextprotocol/client ${versionOf('@modelcontextprotocol/client')}${serverVersions ? `, ${serverVersions}` : ''}.`,
     '',
     ...parts.flatMap((part) => [...part, '']),
   ];

@@ -34,7 +34,7 @@ export function runEnvironment(temporalCli: string, root: string = REPO_ROOT): R
     `${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM (shared with other work)`;
   const versions =
     `node ${process.version}, ${run(temporalCli, ['--version'])}, @temporalio/* ${packageVersion('@temporalio/worker')}, ` +
-    `@modelcontextprotocol/sdk ${packageVersion('@modelcontextprotocol/sdk')}, @anthropic-ai/sdk ${packageVersion('@anthropic-ai/sdk')}`;
+    `@modelcontextprotocol/client ${packageVersion('@modelcontextprotocol/client')}, @anthropic-ai/sdk ${packageVersion('@anthropic-ai/sdk')}`;
   const commit = run('git', ['log', '-1', '--format=%h %s'], root);
   const dirty = run('git', ['status', '--porcelain', '--', 'src'], root) !== '' ? ', with uncommitted changes in src/' : '';
   const tree = path.resolve(root) === REPO_ROOT ? 'this repository' : root;
