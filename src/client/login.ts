@@ -12,7 +12,7 @@ import { listenForCallback } from '../mcp/oauth/loopback-callback';
 import { usesOAuth } from '../mcp/oauth/oauth-transport';
 import { oauthStorePath } from '../mcp/oauth/token-store-path';
 import { OAuthTokenStore } from '../mcp/oauth/token-store';
-import { CLIENT_INFO, openClient } from '../mcp/open-transport';
+import { CLIENT_INFO, openClient } from '../mcp/transport/open-client';
 import { clientOptionsFor } from '../mcp/transport/negotiation';
 
 /** What `login` needs. */

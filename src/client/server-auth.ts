@@ -12,7 +12,7 @@ import type { AuthState } from './server-row';
 export async function serverAuthState(server: McpServerConfig, connectError: unknown, store: OAuthTokenStore): Promise<AuthState> {
   if (server.transport === 'stdio') return 'none';
   if (connectError instanceof OAuthLoginRequiredError) return 'login needed';
-  // OAuth runs on Streamable HTTP only (src/mcp/open-transport.ts).
+  // OAuth runs on Streamable HTTP only (src/mcp/transport/open-client.ts).
   if (server.transport === 'sse' || server.oauth === false || !usesOAuth(server)) return 'none';
   if (server.oauth?.grant === 'client_credentials') return 'client credentials';
   // A store that cannot be read is the connection's failure to report, not this cell's.

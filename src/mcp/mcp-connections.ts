@@ -11,7 +11,7 @@ import type { McpServerConfig } from './config';
 import { serverSecrets } from './config/server-secrets';
 import { isTransportFailure } from './is-transport-failure';
 import type { HostOAuthOptions } from './oauth/oauth-transport';
-import { openClient, type Log, type OpenedConnection } from './open-transport';
+import { openClient, type Log, type OpenedConnection } from './transport/open-client';
 import { processEraMemory, type EraMemory } from './transport/era-memory';
 import type { NegotiatedProtocol } from './transport/negotiation';
 import { isChildAlive } from './wait-for-child-exit';

@@ -3,18 +3,18 @@
  * local process (stderr captured into the worker log under the server's name), Streamable HTTP for
  * a URL with the legacy SSE transport as fallback, or SSE when configured so. The client is the MCP
  * TypeScript SDK v2's, and the protocol revision is chosen per server
- * (`transport/protocol-versions.ts`, `transport/negotiation.ts`).
+ * (`protocol-versions.ts`, `negotiation.ts`).
  */
 import { Client, SdkHttpError, SSEClientTransport, StreamableHTTPClientTransport, type PriorDiscovery, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import * as readline from 'node:readline';
 import type { Readable } from 'node:stream';
-import type { McpServerConfig } from './config';
-import { finishAuthorizationAndResend, oauthProviderFor, type HostOAuthOptions } from './oauth/oauth-transport';
-import { settlePendingSends } from './settle-pending-sends';
-import { noteProtocolError } from './protocol-errors';
-import { clientOptionsFor, negotiatedProtocol, type NegotiatedProtocol } from './transport/negotiation';
-import { waitForChildExit } from './wait-for-child-exit';
+import type { McpServerConfig } from '../config';
+import { finishAuthorizationAndResend, oauthProviderFor, type HostOAuthOptions } from '../oauth/oauth-transport';
+import { settlePendingSends } from '../settle-pending-sends';
+import { noteProtocolError } from '../protocol-errors';
+import { clientOptionsFor, negotiatedProtocol, type NegotiatedProtocol } from './negotiation';
+import { waitForChildExit } from '../wait-for-child-exit';
 
 /** The host's name and version in `initialize` (clientInfo) and in every 2026-07-28 request's `_meta`. */
 export const CLIENT_INFO = { name: 'durable-mcp-host', version: '0.1.0' };
@@ -47,7 +47,7 @@ export interface OpenedConnection {
 export interface OpenClientOptions {
   /** OAuth: the token store and, outside a worker, who can authorize (default: the worker's store). */
   oauth?: HostOAuthOptions;
-  /** The server's era as found before (`transport/era-memory.ts`): no probe then. */
+  /** The server's era as found before (`era-memory.ts`): no probe then. */
   prior?: PriorDiscovery;
 }
 
