@@ -32,6 +32,7 @@ import { runCliProcess, type CliRun } from '../support/cli-process';
 import { historyText, messagesOf, type ConversationHandle } from '../support/loop-helpers';
 import { REPO_ROOT } from '../support/repo';
 import { temporalAddress } from '../support/test-worker';
+import { expectNoneIn } from '../support/expect-none-in';
 import { spawnWorkerProcess, type WorkerProcess } from '../support/worker-process';
 
 /** How long an access token lives: short, so the test can wait it out between two turns. */
@@ -361,16 +362,7 @@ describe('OAuth client credentials (no person), end to end', () => {
     const requests = JSON.stringify(fake.requests);
     const logs = workers.map((w) => w.output.join('')).join('\n');
     expect(logs).toContain('MCP server jwt');
-    for (const value of secrets) {
-      expect(value.length).toBeGreaterThanOrEqual(24);
-      for (const [where, haystack] of [
-        ['history', histories.join('\n')],
-        ['requests to Claude', requests],
-        ['worker log', logs],
-        ['CLI output', cliOutput.join('\n')],
-      ] as const) {
-        expect({ where, found: haystack.includes(value) }).toEqual({ where, found: false });
-      }
-    }
+    for (const value of secrets) expect(value.length).toBeGreaterThanOrEqual(24);
+    expectNoneIn(secrets, { history: histories.join('\n'), 'requests to Claude': requests, 'worker log': logs, 'CLI output': cliOutput.join('\n') });
   }, 60_000);
 });

@@ -19,8 +19,6 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { InvalidGrantError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
@@ -38,6 +36,8 @@ import type { CliRun } from '../support/cli-process';
 import { historyText, messagesOf, type ConversationHandle } from '../support/loop-helpers';
 import { REPO_ROOT } from '../support/repo';
 import { temporalAddress } from '../support/test-worker';
+import { expectNoneIn } from '../support/expect-none-in';
+import { serveWhoami } from '../support/whoami-route';
 import { spawnWorkerProcess, type WorkerProcess } from '../support/worker-process';
 import { spawn } from 'node:child_process';
 
@@ -131,20 +131,7 @@ async function startProtectedServer(): Promise<ProtectedServer> {
   const mcpUrl = new URL(`${base}/mcp`);
   app.use(mcpAuthRouter({ provider, issuerUrl: new URL(base), resourceServerUrl: mcpUrl, scopesSupported: ['mcp:tools'] }));
   const auth = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
-  app.post('/mcp', express.json(), auth, async (req, res) => {
-    bearers.push(req.auth?.token ?? '');
-    const mcp = new McpServer({ name: 'protected-demo', version: '1.0.0' });
-    mcp.registerTool('whoami', { description: 'Says which OAuth client is calling', inputSchema: {} }, (_args, extra) => ({
-      content: [{ type: 'text', text: `hello, client ${extra.authInfo?.clientId ?? 'unknown'}` }],
-    }));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => {
-      void transport.close();
-      void mcp.close();
-    });
-    await mcp.connect(transport);
-    await transport.handleRequest(req, res, req.body);
-  });
+  serveWhoami(app, auth, bearers, 'protected-demo');
   return {
     url: mcpUrl.href,
     provider,
@@ -340,16 +327,7 @@ describe('OAuth for a remote MCP server, end to end', () => {
     const requests = JSON.stringify(fake.requests.map((r) => r.body));
     const logs = workers.map((w) => w.output.join('')).join('\n');
     expect(logs).toContain('MCP server demo');
-    for (const secret of secrets) {
-      for (const [where, haystack] of [
-        ['history', histories.join('\n')],
-        ['requests to Claude', requests],
-        ['worker log', logs],
-        ['CLI output', cliOutput.join('\n')],
-      ] as const) {
-        expect({ where, found: haystack.includes(secret) }).toEqual({ where, found: false });
-      }
-    }
+    expectNoneIn(secrets, { history: histories.join('\n'), 'requests to Claude': requests, 'worker log': logs, 'CLI output': cliOutput.join('\n') });
   }, 60_000);
 });
 
