@@ -4,7 +4,7 @@ import { McpConfigError } from './config-error';
 import { describeType, describeValue, isArray, isPlainObject } from './describe-json';
 import { expandVariables } from './expand-variables';
 import { parseOAuthConfig } from '../oauth/oauth-config';
-import { SPOKEN_PROTOCOL_VERSIONS } from '../transport/protocol-versions';
+import { isModernVersion, SPOKEN_PROTOCOL_VERSIONS } from '../transport/protocol-versions';
 import type { McpServerConfig, ParseMcpConfigOptions, ToolFilter } from './mcp-server-config';
 import { APPROVAL_MODES, isApprovalMode, type ApprovalMode, type ServerApproval } from '../../approval/approval-mode';
 import type { ServerFastTools } from '../fast-tools';
@@ -169,6 +169,9 @@ export function parseServerEntry(name: string, entry: unknown, options: ParseMcp
   }
   const headers = parseStringMap(entry.headers, 'headers', ctx);
   const oauth = parseOAuthConfig(entry.oauth, (field, detail) => ctx.fail(field, detail), (value, field) => expandString(value, field, ctx));
+  if (declared === 'sse' && protocolVersion !== undefined && isModernVersion(protocolVersion)) {
+    ctx.fail('protocolVersion', `${JSON.stringify(protocolVersion)} cannot be spoken over the legacy SSE transport ("type": "sse"), which predates it; use "type": "http"`);
+  }
   return { name, transport: declared === 'sse' ? 'sse' : 'http', url, headers, ...(oauth !== undefined ? { oauth } : {}), ...extras };
 }
 

@@ -179,6 +179,7 @@ describe('parseMcpConfig: validation errors', () => {
     ['tools.allow not array', { command: 'x', tools: { allow: 'a' } }, 'tools.allow', /must be an array of tool names/],
     ['tools.deny item', { command: 'x', tools: { deny: ['a', ''] } }, 'tools.deny[1]', /must be a non-empty string/],
     ['timeoutMs negative', { command: 'x', timeoutMs: -1 }, 'timeoutMs', /"timeoutMs" must be a whole number of milliseconds/],
+    ['protocolVersion 2026 over legacy SSE', { type: 'sse', url: 'https://s.example/sse', protocolVersion: '2026-07-28' }, 'protocolVersion', /cannot be spoken over the legacy SSE transport/],
     ['protocolVersion not spoken', { command: 'x', protocolVersion: '2024-10-07' }, 'protocolVersion', /"protocolVersion" must be one of "2026-07-28", "2025-06-18", "2025-11-25", "2025-03-26", "2024-11-05"/],
     ['timeoutMs fraction', { command: 'x', timeoutMs: 1.5 }, 'timeoutMs', /whole number/],
     ['timeoutMs string', { command: 'x', timeoutMs: '1000' }, 'timeoutMs', /not "1000"/],
