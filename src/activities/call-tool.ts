@@ -1,5 +1,5 @@
 import { CancelledFailure, Context } from '@temporalio/activity';
-import { SdkError, SdkErrorCode, type Client } from '@modelcontextprotocol/client';
+import { ProtocolError, SdkError, SdkErrorCode, type Client } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { isToolAllowed } from '../mcp/is-tool-allowed';
 import { transportFailureKind } from '../mcp/is-transport-failure';
@@ -7,6 +7,9 @@ import type { McpConnections } from '../mcp/mcp-connections';
 import { DEFAULT_TOOL_TIMEOUT_MS } from '../mcp/tool-catalog';
 import { describeViolation, isProtocolViolation, protocolErrorSince } from '../mcp/protocol-errors';
 import { toToolResultContent } from '../mcp/tool-result';
+import { checkStructuredContent } from '../mcp/tools/structured-content-check';
+import { definitionForCall, HEADER_MISMATCH, paramHeadersForCall, relistForCall } from '../mcp/tools/tool-call-definition';
+import type { ToolDefinition } from '../mcp/tools/tool-definitions';
 import { classified, classifyError } from '../errors/classify-error';
 import { toolAttemptTimeouts } from '../errors/tool-retry-policy';
 import { HostError } from '../errors/host-error';
@@ -29,9 +32,13 @@ const HEARTBEAT_MS = 1000;
 const PING_TIMEOUT_MS = 5000;
 /**
  * Results are taken as sent: `toToolResultContent` converts whatever a server returns block by block,
- * where the SDK's strict schema would reject a whole result for one unknown block.
+ * where the SDK's strict schema would reject a whole result for one unknown block. That is also why
+ * the call is a plain `request` and not the SDK v2's `callTool` (which parses results with that
+ * schema): the `Mcp-Param-*` headers and the output-schema check it would add are done here instead.
  */
 const AnyResult = z.unknown();
+/** The longest output-schema mismatch description passed to Claude. */
+const MAX_MISMATCH_CHARS = 2000;
 
 /**
  * The `callTool` activity: one MCP `tools/call` (seed §5) on the worker's shared connection.
@@ -58,8 +65,14 @@ const AnyResult = z.unknown();
  * - It heartbeats every second; MCP progress notifications go into the heartbeat details (beside
  *   the failure count) and reset the call's timeout. A fast tool's call (a local activity) does not
  *   heartbeat: its attempt number counts the failures (src/errors/tool-retry-policy.ts).
- * - Output schemas are not enforced: the result goes to the model as content either way, and failing
- *   a call that already ran would only invite running it again.
+ * - A result whose `structuredContent` does not match the tool's listed `outputSchema` (or that
+ *   lacks it when the schema is declared) becomes an `is_error` result naming the mismatch, which
+ *   Claude sees: never a failure, since the tool has run and running it again would not help. An
+ *   `outputSchema` that cannot be compiled leaves results unchecked (logged).
+ * - On a 2026-07-28 Streamable HTTP connection the arguments the tool marks with `x-mcp-header` are
+ *   mirrored into `Mcp-Param-*` headers (SEP-2243), from this worker's latest listing of the server
+ *   (listed first when it has none). A server that refuses the headers (HeaderMismatch, -32020, an
+ *   HTTP 400 before anything ran) gets the server listed again and the call sent once more.
  */
 export function createCallTool(deps: CallToolDeps): (input: ToolCallInput) => Promise<ToolCallOutput> {
   return async (input) => {
@@ -89,12 +102,15 @@ async function callTool(deps: CallToolDeps, input: ToolCallInput, context: Conte
   const cancelled = context.cancellationSignal;
   const signal = AbortSignal.any([cancelled, deadline]);
   let progress: unknown;
+  /** The tool as this worker last listed it: headers to mirror, the output schema to check against. */
+  let definition: ToolDefinition | undefined;
 
   const send = (): Promise<unknown> =>
     deps.connections.use(input.server, async (client) => {
-      const sentAt = Date.now();
-      try {
-        return await client.request({ method: 'tools/call', params: { name: input.tool, arguments: input.arguments } }, AnyResult, {
+      definition = await definitionForCall(deps.connections, server, input.tool, signal);
+      const request = (): Promise<unknown> => {
+        const headers = paramHeadersForCall(client, server, definition, input.arguments);
+        return client.request({ method: 'tools/call', params: { name: input.tool, arguments: input.arguments } }, AnyResult, {
           signal,
           timeout: timeoutMs,
           resetTimeoutOnProgress: true,
@@ -102,7 +118,20 @@ async function callTool(deps: CallToolDeps, input: ToolCallInput, context: Conte
             progress = update;
             budget.heartbeat(progress);
           },
+          ...(Object.keys(headers).length > 0 ? { headers } : {}),
         });
+      };
+      const sentAt = Date.now();
+      try {
+        try {
+          return await request();
+        } catch (err) {
+          if (!(err instanceof ProtocolError && err.code === HEADER_MISMATCH) || client.getProtocolEra() !== 'modern') throw err;
+          // Refused for its headers before the tool ran: the tool's schema changed since the listing.
+          await relistForCall(deps.connections, server, signal);
+          definition = deps.connections.toolDefinitions.get(input.server, input.tool);
+          return await request();
+        }
       } catch (err) {
         // Streamable HTTP: the answer to the POST itself was garbage, and the SDK rejects with it.
         if (!cancelled.aborted && isProtocolViolation(err)) throw protocolError(input, describeViolation(err));
@@ -144,6 +173,12 @@ async function callTool(deps: CallToolDeps, input: ToolCallInput, context: Conte
       }
     }
     if (typeof result !== 'object' || result === null || Array.isArray(result)) throw protocolError(input, 'a result that is not an object');
+    const checked = checkStructuredContent(definition?.outputSchema, result);
+    if (checked.kind === 'mismatch') {
+      context.log.warn(deps.connections.redact(`MCP server "${input.server}" tool "${input.tool}": ${checked.detail}; Claude gets a tool error instead of the result`));
+      return { content: mismatchMessage(input, checked.detail), isError: true, truncatedChars: 0 };
+    }
+    if (checked.kind === 'unchecked') context.log.warn(`MCP server "${input.server}" tool "${input.tool}": result not checked, ${checked.why}`);
     const converted = toToolResultContent(result, deps.maxResultChars !== undefined ? { maxChars: deps.maxResultChars } : {});
     return { content: converted.content, isError: converted.isError, truncatedChars: converted.truncatedChars };
   } finally {
@@ -161,6 +196,12 @@ function protocolError(input: ToolCallInput, what: string): HostError {
     'mcp.protocol_error',
     true,
   );
+}
+
+/** What Claude reads instead of a result that breaks the tool's own output schema. */
+function mismatchMessage(input: ToolCallInput, detail: string): string {
+  const text = `The tool "${input.tool}" of MCP server "${input.server}" returned a result that does not match its declared output schema, so it was not used: ${detail}`;
+  return text.length > MAX_MISMATCH_CHARS ? `${text.slice(0, MAX_MISMATCH_CHARS)}…` : text;
 }
 
 function isTimeout(err: unknown): boolean {

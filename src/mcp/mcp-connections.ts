@@ -12,6 +12,7 @@ import { serverSecrets } from './config/server-secrets';
 import { isTransportFailure } from './is-transport-failure';
 import type { HostOAuthOptions } from './oauth/oauth-transport';
 import { openClient, type Log, type OpenedConnection } from './transport/open-client';
+import { ToolDefinitions } from './tools/tool-definitions';
 import { processEraMemory, type EraMemory } from './transport/era-memory';
 import type { NegotiatedProtocol } from './transport/negotiation';
 import { isChildAlive } from './wait-for-child-exit';
@@ -95,6 +96,11 @@ export class McpConnections {
    * warnings), prefixed `[mcp:<name>]`, each one redacted first (see {@link redact}).
    */
   readonly log: Log;
+  /**
+   * The tools each server last listed, as far as calling them is concerned (`Mcp-Param-*` headers,
+   * `outputSchema`): recorded by every listing, read by `callTool`.
+   */
+  readonly toolDefinitions = new ToolDefinitions();
 
   /**
    * @param servers The configured servers (secrets stay in here, in the worker).

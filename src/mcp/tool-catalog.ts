@@ -1,45 +1,31 @@
 /**
- * The merged tool catalogue of every configured server (S4, S5): all `tools/list` pages of each
- * server (following `nextCursor`), filtered by the server's allow/deny list, named for Claude, with
- * the route back to the exact MCP tool. Kept per worker until a tool list may have changed.
+ * The merged tool catalogue of every configured server (S4, S5): each server's listing
+ * (`tools/server-listing.ts`: all pages, filtered, checked), named for Claude, with the route back
+ * to the exact MCP tool, in a stable order. Kept per worker until a tool list may have changed or
+ * a server's listing expires (`ttlMs`, MCP 2026-07-28).
  *
- * Decisions, each logged as a warning naming the server and tool:
- * - a tool the host cannot offer (invalid definition, input schema Claude cannot take, a duplicate
- *   name on the same server, task-only execution this host does not speak) is left out, and the
- *   rest of the catalogue stands;
- * - a server that cannot be listed (down, handshake failed, bad pages) is left out of this catalogue,
- *   which is then not cached, so the next turn tries that server again; only when every server fails
- *   does listing fail (and Temporal retry it).
+ * A server that cannot be listed (down, handshake failed, bad pages) is left out of this catalogue
+ * with a warning naming it, and is listed again by the next turn; only when every server fails does
+ * listing fail (and Temporal retry it).
  */
-import { specTypeSchemas, type Client, type Tool as McpTool } from '@modelcontextprotocol/client';
-import { z } from 'zod';
+import type { Tool as McpTool } from '@modelcontextprotocol/client';
 import { digestOf } from '../conversation/digest';
 import type { Tool, ToolCatalog, ToolRouteEntry } from '../conversation/types';
 import { toClaudeTool } from './claude-tool';
 import type { McpServerConfig } from './config';
 import type { McpConnections } from './mcp-connections';
-import { isToolAllowed } from './is-tool-allowed';
 import { assignClaudeToolNames } from './tool-names';
 import { toolApprovalMode } from '../approval/approval-mode';
 import { isFastTool } from './fast-tools';
+import { listServer, type ServerListing } from './tools/server-listing';
 
 /** A server's call timeout when its config names none. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
-/** A bound on pages per server, so a server whose cursor never ends cannot hang the host. */
-const MAX_PAGES = 1000;
 /**
  * The shortest wait of a turn's listing for a server still connecting: starting a process (node,
  * tsx, python, npx) takes seconds by itself, more on a loaded machine.
  */
 export const MIN_LISTING_CONNECT_WAIT_MS = 30_000;
-/** Each `tools/list` page must come within this; listing is cheap, unlike some tool calls. */
-const PAGE_TIMEOUT_MS = 30_000;
-
-/**
- * A page as sent, before any tool is checked: one malformed tool must not make the whole page (and
- * so the whole server) unreadable, which the SDK's strict `listTools` would do.
- */
-const PageSchema = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().nullish() });
 
 /** A server left out of a catalogue, and why. */
 export interface UnavailableServer {
@@ -54,108 +40,45 @@ interface BuiltCatalog {
   unavailable: UnavailableServer[];
 }
 
-async function listPages(client: Client, server: McpServerConfig): Promise<unknown[]> {
-  const tools: unknown[] = [];
-  const cursors = new Set<string>();
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const result = await client.request(
-      { method: 'tools/list', params: cursor !== undefined ? { cursor } : {} },
-      PageSchema,
-      { timeout: PAGE_TIMEOUT_MS },
-    );
-    tools.push(...result.tools);
-    cursor = result.nextCursor ?? undefined;
-    if (cursor === undefined) return tools;
-    if (cursors.has(cursor)) throw new Error(`MCP server "${server.name}" sent the nextCursor ${JSON.stringify(cursor)} twice`);
-    cursors.add(cursor);
-  }
-  throw new Error(`MCP server "${server.name}" kept returning nextCursor after ${MAX_PAGES} pages`);
-}
+/** Lists one server for a catalogue; a cache may answer from an earlier listing. */
+type ListOne = (server: McpServerConfig) => Promise<ServerListing>;
 
 /**
- * Forgives what does not matter to the host: an input schema without `type` is an object schema
- * (Claude's tools are), and `outputSchema` is never used (results go to Claude as content), so a
- * malformed one must not cost the tool.
+ * Lists one server as a turn does: a server backing off after a failed connect is skipped at once,
+ * and one still connecting is waited for no longer than its timeoutMs (30 s at least), by one turn
+ * only: the others go on without it until that connect ends.
  */
-function normalised(raw: unknown): unknown {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
-  const tool: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
-  delete tool.outputSchema;
-  const schema = tool.inputSchema;
-  if (typeof schema === 'object' && schema !== null && !Array.isArray(schema) && !('type' in schema)) {
-    tool.inputSchema = { type: 'object', ...schema };
-  }
-  return tool;
-}
-
-/** A tool definition checked against the SDK's `Tool` schema, or what is wrong with it, in words. */
-function parseTool(raw: unknown): { tool: McpTool } | { issues: string } {
-  const result = specTypeSchemas.Tool['~standard'].validate(raw);
-  if (result instanceof Promise) throw new TypeError('the MCP SDK validated a tool asynchronously');
-  if (result.issues === undefined) return { tool: result.value };
-  const path = (issue: (typeof result.issues)[number]): string =>
-    (issue.path ?? []).map((part) => (typeof part === 'object' ? String(part.key) : String(part))).join('.') || '(root)';
-  return { issues: result.issues.map((issue) => `${path(issue)}: ${issue.message}`).join('; ') };
-}
-
-/** The server's tools the host can offer; the others are logged and left out. */
-function usableTools(server: McpServerConfig, listed: readonly unknown[], warn: (line: string) => void): McpTool[] {
-  const tools: McpTool[] = [];
-  const seen = new Set<string>();
-  for (const raw of listed) {
-    const parsed = parseTool(normalised(raw));
-    if ('issues' in parsed) {
-      const name = typeof raw === 'object' && raw !== null && 'name' in raw ? JSON.stringify(raw.name) : '(no name)';
-      warn(`tool ${name} left out: its definition is invalid (${parsed.issues})`);
-      continue;
-    }
-    const tool = parsed.tool;
-    if (seen.has(tool.name)) {
-      warn(`tool ${JSON.stringify(tool.name)} left out: listed more than once (the first one is kept)`);
-      continue;
-    }
-    seen.add(tool.name);
-    if (!isToolAllowed(server.tools, tool.name)) continue;
-    if (tool.execution?.taskSupport === 'required') {
-      warn(`tool ${JSON.stringify(tool.name)} left out: it can only run as an MCP task, which this host does not support`);
-      continue;
-    }
-    try {
-      // Checked before names are assigned, so a tool left out does not push its neighbours' names around.
-      toClaudeTool(tool, tool.name, server.name);
-    } catch (err) {
-      warn(`tool ${JSON.stringify(tool.name)} left out: ${err instanceof Error ? err.message : String(err)}`);
-      continue;
-    }
-    tools.push(tool);
-  }
-  return tools;
+function listForTurn(connections: McpConnections, server: McpServerConfig): Promise<ServerListing> {
+  return listServer(connections, server, {
+    failFastWhenDown: true,
+    connectWaitMs: Math.max(MIN_LISTING_CONNECT_WAIT_MS, server.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS),
+  });
 }
 
 /** One server's tools the host can offer (all pages, filtered, checked); rejects when it cannot be listed. */
 export async function listServerTools(connections: McpConnections, server: McpServerConfig): Promise<McpTool[]> {
-  const warn = (line: string): void => connections.log(`[mcp:${server.name}] warning: ${line}`);
-  // A server backing off after a failed connect is skipped at once, and one still connecting is
-  // waited for no longer than its timeoutMs (30 s at least), by one turn only: the others go on
-  // without it until that connect ends.
-  const listed = await connections.use(server.name, (client) => listPages(client, server), {
-    failFastWhenDown: true,
-    connectWaitMs: Math.max(MIN_LISTING_CONNECT_WAIT_MS, server.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS),
-  });
-  return usableTools(server, listed, warn);
+  return (await listForTurn(connections, server)).tools;
 }
 
-async function build(connections: McpConnections): Promise<BuiltCatalog> {
+/** Code-unit order: the same on every machine and locale. */
+function byName(a: McpTool, b: McpTool): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+async function build(connections: McpConnections, list: ListOne): Promise<BuiltCatalog> {
   const servers = connections.list();
-  const settled = await Promise.allSettled(servers.map((server) => listServerTools(connections, server)));
+  const settled = await Promise.allSettled(servers.map((server) => list(server)));
   const failures: string[] = [];
   const unavailable: UnavailableServer[] = [];
   const entries: Array<{ server: McpServerConfig; tool: McpTool }> = [];
   settled.forEach((outcome, i) => {
     const server = servers[i] as McpServerConfig;
     if (outcome.status === 'fulfilled') {
-      for (const tool of outcome.value) entries.push({ server, tool });
+      // A stable order, so the tools Claude is sent (the head of its prompt cache) and the
+      // catalogue's digest only change when the tools do: servers in config order (the user's,
+      // unchanged between listings), each server's tools by name, whatever order the server lists
+      // them in (the spec only says it SHOULD be deterministic, and paging or a hash map can shuffle it).
+      for (const tool of [...outcome.value.tools].sort(byName)) entries.push({ server, tool });
       return;
     }
     const reason = outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason);
@@ -200,37 +123,83 @@ async function build(connections: McpConnections): Promise<BuiltCatalog> {
  * @throws Error when there are servers and none of them could be listed.
  */
 export async function buildToolCatalog(connections: McpConnections): Promise<ToolCatalog> {
-  return (await build(connections)).catalog;
+  return (await build(connections, (server) => listForTurn(connections, server))).catalog;
 }
 
 /** {@link buildToolCatalog}, with the servers it left out and why (for `mcp-host tools`). */
 export async function buildToolCatalogReport(connections: McpConnections): Promise<{ catalog: ToolCatalog; unavailable: UnavailableServer[] }> {
-  const { catalog, unavailable } = await build(connections);
+  const { catalog, unavailable } = await build(connections, (server) => listForTurn(connections, server));
   return { catalog, unavailable };
 }
 
-/** A worker's catalogue, rebuilt only when a server's tool list may have changed. */
+/** A server's listing as the cache holds it. */
+interface HeldListing {
+  listing: ServerListing;
+  /** The pool's tools generation when it was listed. */
+  generation: number;
+  /** When it goes stale (ms since the epoch); undefined: not before the generation changes. */
+  expiresAt: number | undefined;
+}
+
+/**
+ * A worker's catalogue, listed again only when a server's tool list may have changed (a
+ * `notifications/tools/list_changed`, a reconnect: the pool's tools generation) or a server's
+ * listing has expired (its `ttlMs`, MCP 2026-07-28 caching). Servers are held one by one: an
+ * expired or failed one is listed again, the others' listings are reused, and the catalogue is
+ * merged anew from them (the same tools give the same digest).
+ */
 export class ToolCatalogCache {
-  private cached: { generation: number; catalog: ToolCatalog } | undefined;
+  private cached: { generation: number; expiresAt: number | undefined; catalog: ToolCatalog } | undefined;
+  private readonly listings = new Map<string, HeldListing>();
   /** One build at a time: conversations starting turns together share it. */
   private building: Promise<ToolCatalog> | undefined;
 
-  constructor(private readonly connections: McpConnections) {}
+  /**
+   * @param connections The worker's pool.
+   * @param now The clock listings expire by (tests give their own).
+   */
+  constructor(
+    private readonly connections: McpConnections,
+    private readonly now: () => number = Date.now,
+  ) {}
 
-  /** The current catalogue: cached while no tool list may have changed, else listed again. */
+  /** The current catalogue: cached while no listing in it may be stale, else merged from fresh ones. */
   async current(): Promise<ToolCatalog> {
-    if (this.cached?.generation === this.connections.toolsGeneration()) return this.cached.catalog;
+    const cached = this.cached;
+    if (cached !== undefined && cached.generation === this.connections.toolsGeneration() && this.fresh(cached.expiresAt)) return cached.catalog;
     this.building ??= this.rebuild().finally(() => {
       this.building = undefined;
     });
     return this.building;
   }
 
+  private fresh(expiresAt: number | undefined): boolean {
+    return expiresAt === undefined || expiresAt > this.now();
+  }
+
   private async rebuild(): Promise<ToolCatalog> {
     // Read before listing: a list_changed that arrives while listing makes the next call list again.
     const generation = this.connections.toolsGeneration();
-    const { catalog, complete } = await build(this.connections);
-    this.cached = complete ? { generation, catalog } : undefined;
+    const used: HeldListing[] = [];
+    const { catalog, complete } = await build(this.connections, async (server) => {
+      const held = await this.listing(server, generation);
+      used.push(held);
+      return held.listing;
+    });
+    const expiries = used.flatMap((held) => (held.expiresAt !== undefined ? [held.expiresAt] : []));
+    const expiresAt = expiries.length > 0 ? Math.min(...expiries) : undefined;
+    // A catalogue missing a server is not kept: the next turn tries that server again.
+    this.cached = complete ? { generation, expiresAt, catalog } : undefined;
     return catalog;
+  }
+
+  private async listing(server: McpServerConfig, generation: number): Promise<HeldListing> {
+    const held = this.listings.get(server.name);
+    if (held !== undefined && held.generation === generation && this.fresh(held.expiresAt)) return held;
+    this.listings.delete(server.name);
+    const listing = await listForTurn(this.connections, server);
+    const fresh: HeldListing = { listing, generation, expiresAt: listing.ttlMs === undefined ? undefined : this.now() + listing.ttlMs };
+    this.listings.set(server.name, fresh);
+    return fresh;
   }
 }

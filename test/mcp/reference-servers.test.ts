@@ -202,11 +202,12 @@ describe('HTTP: server-everything over Streamable HTTP and legacy SSE, and an ex
       // refused with a 4xx by this 2025 server; its session then starts with the three-step handshake.
       expect(posts[0]).toMatchObject({ rpcMethod: 'server/discover', status: 400 });
       expect(posts[0]?.sessionId).toBeUndefined();
-      expect(posts.slice(1, 4).map((r) => r.rpcMethod)).toEqual(['initialize', 'notifications/initialized', 'tools/call']);
+      // A worker that never listed the server lists it before its first call (the call's definition).
+      expect(posts.slice(1, 5).map((r) => r.rpcMethod)).toEqual(['initialize', 'notifications/initialized', 'tools/list', 'tools/call']);
       expect(posts[1]?.sessionId).toBeUndefined();
       expect(posts[2]?.sessionId).toBeDefined();
       expect(posts[1]?.requestedProtocolVersion).toBe('2025-06-18');
-      expect(posts[3]?.protocolVersionHeader).toBe('2025-06-18');
+      expect(posts[4]?.protocolVersionHeader).toBe('2025-06-18');
       for (const request of server.requests) expect(request.headers['x-api-token']).toBe('tok-123');
 
       await server.forgetSessions();
