@@ -8,15 +8,31 @@
  * Two modes:
  * - worker (no `onAuthorizationUrl`): tokens are read from the store on every request, so a login
  *   or another worker's refresh is seen at once, and refreshed tokens are written back. When no
- *   token can be had without a person (never logged in, refresh refused), the flow stops with
- *   {@link OAuthLoginRequiredError} before any registration or authorization request is made.
+ *   token can be had without a person (never logged in, refresh refused, the server moved to
+ *   another authorization server), the flow stops with {@link OAuthLoginRequiredError} before any
+ *   registration or authorization request is made.
  * - interactive (`login`, the conformance client): stored tokens are ignored (a login asks anew),
  *   the client registers when it has no registration, and the authorization URL goes to
  *   `onAuthorizationUrl`, which either completes it at once (returns the redirect's parameters) or leaves the caller
  *   to wait for the redirect (returns undefined).
+ *
+ * Registrations and tokens are bound to the authorization server that issued them (SEP-2352): the
+ * SDK stamps each with its `issuer` and refuses a stamp of another server, so when the server's
+ * protected-resource metadata names a new authorization server the host registers there anew and
+ * never shows it the old client ID. For that, discovery runs afresh on each authorization: the
+ * discovery state is kept only for the length of one authorization (its redirect leg must use the
+ * server it started at), never across them. A pre-registered client (`oauth.clientId`) is bound to
+ * `oauth.issuer` when mcp.json names one.
  */
 import { randomBytes } from 'node:crypto';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, OAuthTokens } from '@modelcontextprotocol/client';
+import type {
+  OAuthClientInformationContext,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  OAuthTokens,
+  StoredOAuthClientInformation,
+} from '@modelcontextprotocol/client';
 import type { OAuthServerConfig } from './oauth-config';
 import { OAuthLoginRequiredError } from './login-required-error';
 import type { OAuthTokenStore, StoredServerAuth } from './token-store';
@@ -46,6 +62,11 @@ const CLIENT_NAME = 'durable-mcp-host';
 /** What the worker's redirect URI is, for the SDK's checks only: a worker never starts an authorization. */
 const WORKER_REDIRECT_URL = 'http://127.0.0.1/callback';
 
+/** Issuer identifiers name the same server when equal, or equal but for one trailing slash (as the SDK compares). */
+function sameIssuer(a: string, b: string): boolean {
+  return a.replace(/\/$/, '') === b.replace(/\/$/, '');
+}
+
 /** See the module comment. */
 export class HostOAuthProvider implements OAuthClientProvider {
   private verifier: string | undefined;
@@ -55,6 +76,10 @@ export class HostOAuthProvider implements OAuthClientProvider {
   private sessionTokens: OAuthTokens | undefined;
   /** The tokens last handed to the SDK, so an invalidation drops only those (another worker may have refreshed). */
   private lastTokens: OAuthTokens | undefined;
+  /** Discovery of the authorization in progress: its redirect leg must go to the same server. */
+  private flowDiscovery: OAuthDiscoveryState | undefined;
+  /** The issuer a pre-registered client without `oauth.issuer` was first used with (the SDK's stamp). */
+  private preRegisteredIssuer: string | undefined;
 
   constructor(
     private readonly server: OAuthServer,
@@ -78,6 +103,8 @@ export class HostOAuthProvider implements OAuthClientProvider {
       redirect_uris: [this.redirectUrl],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
+      // A native application (SEP-837, RFC 8252): the redirect is always a loopback URI.
+      application_type: 'native',
       token_endpoint_auth_method: secret ? 'client_secret_basic' : 'none',
       ...(scopes !== undefined && scopes.length > 0 ? { scope: scopes.join(' ') } : {}),
     };
@@ -103,29 +130,49 @@ export class HostOAuthProvider implements OAuthClientProvider {
   }
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
-    const entry = await this.entry();
-    // A worker with nothing to refresh stops here, before discovery or registration requests.
-    if (this.interactive === undefined && entry?.tokens?.refresh_token === undefined) throw this.loginRequired(entry);
-    return entry?.discovery;
+    if (this.interactive === undefined) {
+      const entry = await this.entry();
+      // A worker with nothing to refresh stops here, before discovery or registration requests.
+      if (entry?.tokens?.refresh_token === undefined) throw this.loginRequired(entry);
+      // Discovered afresh: the protected resource may have moved to another authorization server.
+      return undefined;
+    }
+    // Only the redirect leg of an authorization in progress reuses its discovery.
+    return this.verifier !== undefined ? this.flowDiscovery : undefined;
   }
 
-  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
-    await this.store.update(this.server.name, this.server.url, (entry) => ({ ...entry, discovery: state }));
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.flowDiscovery = state;
   }
 
-  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+  async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
     const oauth = this.server.oauth;
     if (oauth?.clientId !== undefined) {
-      return { client_id: oauth.clientId, ...(oauth.clientSecret !== undefined ? { client_secret: oauth.clientSecret } : {}) };
+      const issuer = oauth.issuer ?? this.preRegisteredIssuer;
+      if (oauth.issuer !== undefined && ctx !== undefined && !sameIssuer(oauth.issuer, ctx.issuer)) {
+        // Never registered elsewhere in its stead, nor sent there: the mcp.json entry must change.
+        throw new Error(`MCP server "${this.server.name}" now uses the authorization server ${ctx.issuer}, but its pre-registered OAuth client belongs to ${oauth.issuer} (oauth.issuer in mcp.json)`);
+      }
+      return { client_id: oauth.clientId, ...(oauth.clientSecret !== undefined ? { client_secret: oauth.clientSecret } : {}), ...(issuer !== undefined ? { issuer } : {}) };
     }
     const entry = await this.entry();
-    if (entry?.client === undefined && this.interactive === undefined) throw this.loginRequired(entry);
+    if (this.interactive === undefined) {
+      if (entry?.client === undefined) throw this.loginRequired(entry);
+      const registeredAt = entry.client.issuer;
+      // A worker does not register itself at a new authorization server: that takes a login.
+      if (ctx !== undefined && registeredAt !== undefined && !sameIssuer(registeredAt, ctx.issuer)) {
+        throw new OAuthLoginRequiredError(this.server.name, `the server now uses the authorization server ${ctx.issuer}, not ${registeredAt}`);
+      }
+    }
     return entry?.client;
   }
 
-  async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
+  async saveClientInformation(info: StoredOAuthClientInformation): Promise<void> {
     // A pre-registered client lives in mcp.json; its secret is not copied into the store.
-    if (this.server.oauth?.clientId !== undefined) return;
+    if (this.server.oauth?.clientId !== undefined) {
+      this.preRegisteredIssuer ??= info.issuer;
+      return;
+    }
     await this.store.update(this.server.name, this.server.url, (entry) => ({ ...entry, client: info }));
   }
 
@@ -136,6 +183,9 @@ export class HostOAuthProvider implements OAuthClientProvider {
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
     if (this.interactive !== undefined) this.sessionTokens = tokens;
+    // The authorization (if one was in progress) is complete: the next one discovers afresh.
+    this.verifier = undefined;
+    this.flowDiscovery = undefined;
     await this.store.update(this.server.name, this.server.url, (entry) => {
       const next: StoredServerAuth = { ...entry, savedAt: Date.now() };
       // A refresh answer may leave out the refresh token: the old one stays valid (RFC 6749 §6).
@@ -173,6 +223,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
     }
     const dropped = this.lastTokens;
     if (scope === 'all' || scope === 'tokens') this.sessionTokens = undefined;
+    if (scope === 'all' || scope === 'discovery') this.flowDiscovery = undefined;
     await this.store.update(this.server.name, this.server.url, (entry) => {
       const next = { ...entry };
       if (scope === 'all' || scope === 'tokens') {

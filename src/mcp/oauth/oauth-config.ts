@@ -10,6 +10,10 @@
  * "oauth": { "clientId": "…", "clientSecret": "${GITHUB_CLIENT_SECRET}", "scopes": ["repo"], "redirectPort": 8976 }
  * ```
  *
+ * A pre-registered client (`clientId`) may name the `issuer` of the authorization server it is
+ * registered with: it is then never used with another one (SEP-2352), and a server that moves to
+ * another authorization server is refused with a message rather than sent the client's credentials.
+ *
  * The client-credentials grant (`"grant": "client_credentials"`, OAuth's grant for a client with no
  * person, SEP-1046): every worker gets its own tokens with the client's credential, no login. One
  * credential, never written in the file itself: `clientSecret` as a `${VAR}` reference or
@@ -48,7 +52,7 @@ export interface OAuthServerConfig {
   privateKeyFile?: string;
   /** Client credentials: the JWS algorithm of the assertion (default from the key). */
   signingAlgorithm?: string;
-  /** Client credentials: the authorization server's issuer the credential belongs to (recommended). */
+  /** A pre-registered client's or client credential's authorization server (its issuer): never used with another (recommended). */
   issuer?: string;
 }
 
@@ -138,8 +142,14 @@ export function parseOAuthConfig(
     fail('oauth.grant', 'must be "authorization_code" (the default: a person logs in once) or "client_credentials" (no person)');
   }
   if (value.grant === 'client_credentials') return parseClientCredentials(value, config, fail, (key) => text(key));
-  for (const key of ['clientSecretFile', 'tokenEndpointAuthMethod', 'privateKey', 'privateKeyFile', 'signingAlgorithm', 'issuer'] as const) {
+  for (const key of ['clientSecretFile', 'tokenEndpointAuthMethod', 'privateKey', 'privateKeyFile', 'signingAlgorithm'] as const) {
     if (value[key] !== undefined) fail(`oauth.${key}`, 'applies only with "grant": "client_credentials"');
+  }
+  const issuer = text('issuer');
+  if (issuer !== undefined) {
+    // A registration of the host's own (dynamic, or a metadata document) is bound by the SDK already.
+    if (config.clientId === undefined) fail('oauth.issuer', 'applies to a pre-registered client: needs "clientId" beside it');
+    config.issuer = issuer;
   }
   return config;
 }

@@ -1,8 +1,9 @@
 /**
  * The worker-side OAuth token store: one JSON file (mode 0600, in a 0700 directory) holding, per
- * configured MCP server, the tokens `mcp-host login` obtained, the client registration and the
- * discovery results. Workers read it on every request and write refreshed tokens back, so many
- * workers (processes, or machines on a shared file system) can share one login.
+ * configured MCP server, the tokens `mcp-host login` obtained and the client registration, each
+ * stamped with the issuer of the authorization server it belongs to (SEP-2352). Workers read it on
+ * every request and write refreshed tokens back, so many workers (processes, or machines on a
+ * shared file system) can share one login.
  *
  * Writes are read-modify-write under a lock file (`<file>.lock`, created exclusively; one older than
  * {@link STALE_LOCK_MS} is taken as left by a dead process) and land by atomic rename, so a reader
@@ -32,7 +33,10 @@ export interface StoredServerAuth {
   savedAt?: number;
   /** A dynamic (or URL-based) client registration; pre-registered clients come from mcp.json instead. */
   client?: OAuthClientInformationMixed;
-  /** Protected-resource and authorization-server discovery results, so workers skip discovery. */
+  /**
+   * Discovery results written by earlier versions; no longer read or written (each authorization
+   * discovers afresh, so a move to another authorization server is seen), only dropped.
+   */
   discovery?: OAuthDiscoveryState;
   /** A scope the server asked for (step-up) beyond the stored tokens': the next `login` requests it. */
   wantedScope?: string;

@@ -55,7 +55,56 @@ describe('HostOAuthProvider', () => {
     expect(await provider.clientInformation()).toEqual({ client_id: 'cid', client_secret: 'very-secret' });
     await provider.saveClientInformation({ client_id: 'cid', client_secret: 'very-secret' });
     expect(await store.get('a', URL_A)).toBeUndefined();
-    expect(provider.clientMetadata).toMatchObject({ scope: 'read write', token_endpoint_auth_method: 'client_secret_basic', grant_types: ['authorization_code', 'refresh_token'] });
+    expect(provider.clientMetadata).toMatchObject({
+      scope: 'read write',
+      token_endpoint_auth_method: 'client_secret_basic',
+      grant_types: ['authorization_code', 'refresh_token'],
+      application_type: 'native',
+    });
+  });
+
+  test('a pre-registered client is bound to oauth.issuer: never used with another authorization server (SEP-2352)', async () => {
+    const bound = new HostOAuthProvider({ name: 'a', url: URL_A, oauth: { clientId: 'cid', issuer: 'https://as.example' } }, store);
+    expect(await bound.clientInformation({ issuer: 'https://as.example/' })).toEqual({ client_id: 'cid', issuer: 'https://as.example' });
+    await expect(bound.clientInformation({ issuer: 'https://other.example' })).rejects.toThrow(
+      'MCP server "a" now uses the authorization server https://other.example, but its pre-registered OAuth client belongs to https://as.example (oauth.issuer in mcp.json)',
+    );
+    // Without oauth.issuer, the first server the SDK binds it to is kept (in memory), so it is not asked again.
+    const unbound = new HostOAuthProvider({ name: 'a', url: URL_A, oauth: { clientId: 'cid' } }, store);
+    expect(await unbound.clientInformation()).toEqual({ client_id: 'cid' });
+    await unbound.saveClientInformation({ client_id: 'cid', issuer: 'https://as.example' });
+    expect(await unbound.clientInformation()).toEqual({ client_id: 'cid', issuer: 'https://as.example' });
+  });
+
+  test('a worker whose stored registration belongs to another authorization server needs a login, and registers nowhere', async () => {
+    await store.update('a', URL_A, (e) => ({
+      ...e,
+      client: { client_id: 'old-cid', issuer: 'https://old-as.example' },
+      tokens: { access_token: 't', token_type: 'Bearer', refresh_token: 'r' },
+    }));
+    const provider = new HostOAuthProvider({ name: 'a', url: URL_A }, store);
+    expect(await provider.clientInformation({ issuer: 'https://old-as.example' })).toMatchObject({ client_id: 'old-cid' });
+    await expect(provider.clientInformation({ issuer: 'https://new-as.example' })).rejects.toThrow(
+      'MCP server "a" needs an OAuth login (the server now uses the authorization server https://new-as.example, not https://old-as.example): run `mcp-host login a`',
+    );
+  });
+
+  test('discovery is never reused across authorizations (the server may have moved), only within one', async () => {
+    await store.update('a', URL_A, (e) => ({ ...e, tokens: { access_token: 't', token_type: 'Bearer', refresh_token: 'r' } }));
+    // A worker discovers afresh on every authorization (refresh included).
+    expect(await new HostOAuthProvider({ name: 'a', url: URL_A }, store).discoveryState()).toBeUndefined();
+
+    const provider = new HostOAuthProvider({ name: 'a', url: URL_A }, store, { redirectUrl: 'http://127.0.0.1:5555/callback', onAuthorizationUrl: () => Promise.resolve(undefined) });
+    const state = { authorizationServerUrl: 'https://as.example' };
+    provider.saveDiscoveryState(state);
+    // Not yet redirected: a new authorization discovers afresh.
+    expect(await provider.discoveryState()).toBeUndefined();
+    provider.saveCodeVerifier('verifier');
+    // The redirect leg of this authorization goes back to the server it started at.
+    expect(await provider.discoveryState()).toBe(state);
+    await provider.saveTokens({ access_token: 'new', token_type: 'Bearer' });
+    expect(await provider.discoveryState()).toBeUndefined();
+    expect((await store.get('a', URL_A))?.discovery).toBeUndefined();
   });
 
   test('interactive: stored tokens are not reused, the URL goes to the user agent and its code is taken once', async () => {

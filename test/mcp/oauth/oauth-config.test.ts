@@ -13,6 +13,14 @@ describe('the oauth member of an HTTP server in mcp.json', () => {
     expect(server && serverSecrets(server)).toContain('client-secret-value');
   });
 
+  test('a pre-registered client may name the issuer of its authorization server; a registration of the host\'s own may not', () => {
+    const [server] = parseMcpConfig({ mcpServers: { gh: { url: 'https://mcp.example/mcp', oauth: { clientId: 'cid', issuer: 'https://auth.example' } } } }, options);
+    expect(server).toMatchObject({ oauth: { clientId: 'cid', issuer: 'https://auth.example' } });
+    expect(() => parseMcpConfig({ mcpServers: { gh: { url: 'https://mcp.example/mcp', oauth: { issuer: 'https://auth.example' } } } }, options)).toThrow(
+      /"oauth.issuer" applies to a pre-registered client: needs "clientId" beside it/,
+    );
+  });
+
   test('false turns it off; absent leaves the default', () => {
     const servers = parseMcpConfig({ mcpServers: { a: { url: 'https://a.example/mcp', oauth: false }, b: { url: 'https://b.example/mcp' } } }, options);
     expect(servers[0]).toMatchObject({ oauth: false });
