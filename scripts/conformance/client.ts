@@ -4,29 +4,37 @@
  * server, appends its URL to the command line and names the scenario in MCP_CONFORMANCE_SCENARIO.
  *
  * It does what the host's worker does for a conversation, with the worker's own code: the server
- * is configured as an `mcp.json` URL entry (Streamable HTTP with SSE fallback, protocol version
- * pinned by `openClient`) in an `McpConnections` pool; the `listTools` activity builds the tool
- * catalogue; the `callTool` activity calls each tool, converting the result for Claude. The
- * activities run in Temporal's mock activity context, so no Temporal server is needed. The host
- * has a single behaviour whatever the scenario; the suite judges what it observes.
+ * is configured as an `mcp.json` URL entry (Streamable HTTP with SSE fallback, the revision
+ * negotiated by `openClient`) in an `McpConnections` pool; the `listTools` activity builds the tool
+ * catalogue; the `callTool` activity calls tools, converting the result for Claude. The activities
+ * run in Temporal's mock activity context, so no Temporal server is needed. The host has a single
+ * behaviour whatever the scenario; the suite judges what it observes.
+ *
+ * Which tools are called, with what, stands in for the model: the calls the suite names in
+ * MCP_CONFORMANCE_CONTEXT (`toolCalls: [{name, arguments}]`) when it names some, else every
+ * listed tool with arguments derived from its input schema (`sample-arguments.ts`), except where a
+ * scenario's tool asks for something only the host has (`scenario-arguments.ts`). A call that
+ * fails is reported as the conversation would give it to Claude, an `is_error` result.
  *
  * Run on the project's Node (20) with tsx: `node --import tsx scripts/conformance/client.ts <url>`.
- * Exit code 0 when connecting and listing succeeded and every tool call returned (an `isError`
- * result is data, as in a conversation), 1 otherwise.
+ * Exit code 0 when connecting and listing succeeded (a tool call's failure is data, as in a
+ * conversation), 1 otherwise.
  */
+import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCallTool } from '../../src/activities/call-tool';
 import { createListTools } from '../../src/activities/list-tools';
-import { findToolRoute } from '../../src/conversation/tool-routes';
+import { toolRouteEntries } from '../../src/conversation/tool-routes';
 import { loadMcpConfig, type McpServerConfig } from '../../src/mcp/config';
 import { McpConnections } from '../../src/mcp/mcp-connections';
 import { OAuthTokenStore } from '../../src/mcp/oauth/token-store';
 import { headlessAuthorization } from './headless-authorization';
 import { ToolCatalogCache } from '../../src/mcp/tool-catalog';
 import { sampleArguments } from './sample-arguments';
+import { contextToolCalls, scenarioArguments, type PlannedCall } from './scenario-arguments';
 
 /** The name the test server has in the host's configuration. */
 const SERVER_NAME = 'conformance';
@@ -45,7 +53,8 @@ function conformanceContext(): Record<string, unknown> {
 
 /**
  * The server's entry as a user would write it in mcp.json for the scenario, and the environment it
- * reads: a pre-registered client when the suite hands one over (`clientId`/`clientSecret`), and for
+ * reads: a pre-registered client when the suite hands one over (`clientId`/`clientSecret`, and the
+ * `issuer` of its authorization server), and for
  * the client-credentials scenarios (SEP-1046) `"grant": "client_credentials"` with the secret as a
  * `${VAR}` reference or the private key in a file, as the host requires for that grant.
  */
@@ -67,6 +76,8 @@ function serverEntry(url: string, dir: string): { entry: Record<string, unknown>
   }
   const oauth: Record<string, unknown> = { clientMetadataUrl: CLIENT_METADATA_URL };
   if (clientId !== undefined) oauth.clientId = clientId;
+  // The authorization server the pre-registered client belongs to, when the suite names it.
+  if (clientId !== undefined && typeof context.issuer === 'string') oauth.issuer = context.issuer;
   if (clientSecret !== undefined) {
     oauth.clientSecret = '${CONFORMANCE_CLIENT_SECRET}';
     return { entry: { url, oauth }, env: { CONFORMANCE_CLIENT_SECRET: clientSecret } };
@@ -91,6 +102,12 @@ function inActivity<I, O>(env: MockActivityEnvironment, activity: (input: I) => 
 
 function log(line: string): void {
   process.stderr.write(`${line}\n`);
+}
+
+/** A failed activity's type and message, as `failureMessage` in the workflow gives them. */
+function failureText(err: unknown): string {
+  if (err instanceof ApplicationFailure) return err.type ? `${err.type}: ${err.message}` : err.message;
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** One result line on stdout, which the suite saves as the scenario's stdout.txt. */
@@ -118,17 +135,33 @@ async function runHost(url: string, scenario: string): Promise<void> {
     report('tools', { names: tools.map((tool) => tool.name) });
 
     const callTool = createCallTool({ connections });
-    for (const tool of tools) {
-      const route = findToolRoute(listed.catalog, tool.name);
-      if (route === undefined) throw new Error(`the catalogue has no route for tool "${tool.name}"`);
-      const args = sampleArguments(tool.input_schema);
-      const result = await inActivity(activities, callTool, {
-        server: route.server,
-        tool: route.name,
-        arguments: args,
-        toolUseId: `toolu_conformance_${tool.name}`,
-      });
-      report('tool_result', { tool: route.name, arguments: args, ...result });
+    const named = contextToolCalls(conformanceContext());
+    const planned: PlannedCall[] =
+      named ??
+      toolRouteEntries(listed.catalog).map(([claudeName, route]) => ({
+        name: route.name,
+        arguments: scenarioArguments(scenario, route.name, listed.catalog) ?? sampleArguments(tools.find((tool) => tool.name === claudeName)?.input_schema),
+      }));
+    for (const call of planned) {
+      const found = toolRouteEntries(listed.catalog).find(([, route]) => route.server === SERVER_NAME && route.name === call.name);
+      if (found === undefined) {
+        // The host left the tool out of the catalogue (an invalid definition): Claude never sees it.
+        report('not_offered', { tool: call.name });
+        continue;
+      }
+      const [claudeName, route] = found;
+      try {
+        const result = await inActivity(activities, callTool, {
+          server: route.server,
+          tool: route.name,
+          arguments: call.arguments,
+          toolUseId: `toolu_conformance_${claudeName}`,
+        });
+        report('tool_result', { tool: route.name, arguments: call.arguments, ...result });
+      } catch (err) {
+        // What the workflow writes for Claude when the call fails for good (src/workflows/run-tools.ts).
+        report('tool_result', { tool: route.name, arguments: call.arguments, content: `[host] Tool "${claudeName}" could not be run: ${failureText(err)}`, isError: true });
+      }
     }
   } finally {
     await connections.closeAll();

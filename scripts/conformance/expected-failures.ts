@@ -2,6 +2,8 @@
  * The client scenarios that are expected to fail against this host, each with the reason
  * (`expected-failures.json`):
  * `{ "groups": [{ "reason": "...", "runByDefault": false, "scenarios": ["..."] }] }`.
+ * A name is a row of the run (`scenario-rows.ts`): the scenario's own name for its default wire,
+ * `<name>@2026-07-28` for its second row on the 2026-07-28 wire.
  * `runByDefault` (default true) false marks scenarios that are not run unless asked for (`--all`):
  * ones that stop at the same point for the same reason, where running every one costs minutes.
  */
@@ -17,7 +19,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Scenario name → expected failure, from the parsed JSON of `expected-failures.json`.
+ * Row name → expected failure, from the parsed JSON of `expected-failures.json`.
  *
  * @throws Error naming the problem when the shape is wrong, a reason is empty, or a scenario is
  *   listed twice (two reasons for one failure would make the table ambiguous).

@@ -6,7 +6,11 @@
  *   bash scripts/conformance/run.sh                 # the suite's client scenarios, less those
  *                                                   # listed with "runByDefault": false
  *   bash scripts/conformance/run.sh --all           # every client scenario the suite lists
- *   bash scripts/conformance/run.sh initialize      # just these
+ *   bash scripts/conformance/run.sh initialize      # just these (a scenario name: each of its rows;
+ *                                                   # tools_call@2026-07-28: that row only)
+ *
+ * A scenario tagged for both 2025-11-25 and 2026-07-28 has two rows: on the suite's default (2025)
+ * wire, and as `<name>@2026-07-28` with `--spec-version 2026-07-28` (scenario-rows.ts).
  *
  * The suite runs on its own Node 22 from the install prefix; the client it starts runs on this
  * process's Node (the project's Node 20) with tsx. Scenarios that apply run one at a time first:
@@ -20,6 +24,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseExpectedFailures, type ExpectedFailure } from './expected-failures';
 import { parseScenarioList } from './scenario-list';
+import { rowsNamed, scenarioRows, type ScenarioRow } from './scenario-rows';
 import { isAcceptable, verdictOf, type Verdict } from './verdict';
 
 const REPO = resolve(__dirname, '..', '..');
@@ -41,6 +46,7 @@ interface Check {
 }
 
 interface ScenarioRun {
+  /** The row's id (`name` or `name@2026-07-28`). */
   scenario: string;
   passed: boolean;
   checks: Check[];
@@ -99,18 +105,19 @@ function readChecks(dir: string): Check[] {
   return [];
 }
 
-async function runScenario(scenario: string, command: string, resultsRoot: string): Promise<ScenarioRun> {
-  const dir = join(resultsRoot, scenario.replace(/[^A-Za-z0-9_.-]/g, '_'));
+async function runScenario(row: ScenarioRow, command: string, resultsRoot: string): Promise<ScenarioRun> {
+  const dir = join(resultsRoot, row.id.replace(/[^A-Za-z0-9_.-]/g, '_'));
   mkdirSync(dir, { recursive: true });
   const started = Date.now();
+  const wire = row.specVersion !== undefined ? ['--spec-version', row.specVersion] : [];
   const { code, output } = await runProcess(
-    [SUITE, 'client', '--scenario', scenario, '--command', command, '--timeout', String(CLIENT_TIMEOUT_MS), '-o', dir],
+    [SUITE, 'client', '--scenario', row.scenario, ...wire, '--command', command, '--timeout', String(CLIENT_TIMEOUT_MS), '-o', dir],
     SCENARIO_TIMEOUT_MS,
   );
   const seconds = (Date.now() - started) / 1000;
   writeFileSync(join(dir, 'suite.log'), output);
   // The suite exits 1 on any failed or warning check, a client timeout, or a client error exit.
-  return { scenario, passed: code === 0, checks: readChecks(dir), seconds, log: output };
+  return { scenario: row.id, passed: code === 0, checks: readChecks(dir), seconds, log: output };
 }
 
 /** Runs `tasks` with at most `limit` at once, keeping their order in the result. */
@@ -177,7 +184,7 @@ async function main(): Promise<number> {
   const started = Date.now();
   const expected = parseExpectedFailures(JSON.parse(readFileSync(join(__dirname, 'expected-failures.json'), 'utf8')));
   const listing = await runProcess([SUITE, 'list', '--client'], 60_000);
-  const listed = parseScenarioList(listing.output);
+  const listed = scenarioRows(parseScenarioList(listing.output));
   if (listing.code !== 0 || listed.length === 0) {
     process.stderr.write(`cannot list the suite's client scenarios:\n${listing.output}\n`);
     return 1;
@@ -185,29 +192,34 @@ async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const all = args.includes('--all');
   const named = args.filter((arg) => arg !== '--all');
-  const unknown = [...expected.keys(), ...named].filter((name) => !listed.includes(name));
+  const ids = new Set(listed.map((row) => row.id));
+  const unknown = [
+    ...[...expected.keys()].filter((id) => !ids.has(id)),
+    ...named.filter((name) => rowsNamed(listed, name).length === 0),
+  ];
   if (unknown.length > 0) {
-    process.stderr.write(`not client scenarios of this suite version: ${unknown.join(', ')}\n`);
+    process.stderr.write(`not client scenarios (or rows: <name>@2026-07-28) of this suite version: ${unknown.join(', ')}\n`);
     return 1;
   }
-  const wanted = (name: string): boolean =>
-    named.length > 0 ? named.includes(name) : all || expected.get(name)?.runByDefault !== false;
-  const chosen = listed.filter(wanted);
+  const namedIds = new Set(named.flatMap((name) => rowsNamed(listed, name).map((row) => row.id)));
+  const wanted = (id: string): boolean =>
+    named.length > 0 ? namedIds.has(id) : all || expected.get(id)?.runByDefault !== false;
+  const chosen = listed.filter((row) => wanted(row.id));
   // Only a default run reports what it left out; one naming scenarios ran what it was asked for.
-  const notRun: NotRun[] = named.length > 0 ? [] : listed.flatMap((name) => {
-    const failure: ExpectedFailure | undefined = expected.get(name);
-    return !wanted(name) && failure !== undefined ? [{ scenario: name, reason: failure.reason }] : [];
+  const notRun: NotRun[] = named.length > 0 ? [] : listed.flatMap((row) => {
+    const failure: ExpectedFailure | undefined = expected.get(row.id);
+    return !wanted(row.id) && failure !== undefined ? [{ scenario: row.id, reason: failure.reason }] : [];
   });
 
   const resultsRoot = process.env.MCP_CONFORMANCE_RESULTS ?? mkdtempSync(join(tmpdir(), 'durable-mcp-host-conformance-'));
   const command = clientCommand();
   process.stdout.write(`client command: ${command} <server-url>\nresults: ${resultsRoot}\n\n`);
   const concurrency = Number(process.env.MCP_CONFORMANCE_CONCURRENCY ?? '4') || 4;
-  const applicable = chosen.filter((name) => !expected.has(name));
-  const xfail = chosen.filter((name) => expected.has(name));
+  const applicable = chosen.filter((row) => !expected.has(row.id));
+  const xfail = chosen.filter((row) => expected.has(row.id));
   const runs = [
-    ...(await pool(applicable.map((name) => () => runScenario(name, command, resultsRoot)), 1)),
-    ...(await pool(xfail.map((name) => () => runScenario(name, command, resultsRoot)), concurrency)),
+    ...(await pool(applicable.map((row) => () => runScenario(row, command, resultsRoot)), 1)),
+    ...(await pool(xfail.map((row) => () => runScenario(row, command, resultsRoot)), concurrency)),
   ];
 
   const rows: Row[] = runs.map((run) => ({

@@ -1,4 +1,3 @@
-import { parseScenarioList } from '../../scripts/conformance/scenario-list';
 import { isAcceptable, verdictOf } from '../../scripts/conformance/verdict';
 
 describe('verdictOf', () => {
@@ -14,23 +13,5 @@ describe('verdictOf', () => {
     expect(isAcceptable('XFAIL')).toBe(true);
     expect(isAcceptable('FAIL')).toBe(false);
     expect(isAcceptable('XPASS')).toBe(false);
-  });
-});
-
-describe('parseScenarioList', () => {
-  test('reads the names of `conformance list --client`, with or without spec versions', () => {
-    const output = [
-      'Client scenarios (test against a client):',
-      '  - initialize [2025-06-18,2025-11-25]',
-      '  - tools_call [2025-06-18,2025-11-25]',
-      '  - auth/resource-mismatch [draft]',
-      '  - sse-retry',
-      '',
-    ].join('\n');
-    expect(parseScenarioList(output)).toEqual(['initialize', 'tools_call', 'auth/resource-mismatch', 'sse-retry']);
-  });
-
-  test('finds nothing in output without scenario lines', () => {
-    expect(parseScenarioList('Unknown command\nUsage: conformance [options]')).toEqual([]);
   });
 });
