@@ -33,7 +33,7 @@ import { historyText, messagesOf, type ConversationHandle } from '../support/loo
 import { REPO_ROOT } from '../support/repo';
 import { temporalAddress } from '../support/test-worker';
 import { expectNoneIn } from '../support/expect-none-in';
-import { spawnWorkerProcess, type WorkerProcess } from '../support/worker-process';
+import { spawnWorkerProcess, waitForLine, type WorkerProcess } from '../support/worker-process';
 
 /** How long an access token lives: short, so the test can wait it out between two turns. */
 const ACCESS_TOKEN_SECONDS = 2;
@@ -63,16 +63,6 @@ function toolResultOf(fake: FakeMessagesApi, toolUseId: string): ToolResult | un
 /** The tool names offered in the last request to Claude. */
 function offeredTools(fake: FakeMessagesApi): string[] {
   return (fake.requests[fake.requests.length - 1]?.body as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
-}
-
-async function waitForLine(worker: WorkerProcess, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const line = pattern.exec(worker.output.join(''))?.[0];
-    if (line !== undefined) return line;
-    if (Date.now() > deadline) throw new Error(`no line matching ${String(pattern)} in:\n${worker.output.join('')}`);
-    await sleep(50);
-  }
 }
 
 describe('OAuth client credentials (no person), end to end', () => {

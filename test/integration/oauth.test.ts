@@ -38,7 +38,7 @@ import { REPO_ROOT } from '../support/repo';
 import { temporalAddress } from '../support/test-worker';
 import { expectNoneIn } from '../support/expect-none-in';
 import { serveWhoami } from '../support/whoami-route';
-import { spawnWorkerProcess, type WorkerProcess } from '../support/worker-process';
+import { spawnWorkerProcess, waitForLine, type WorkerProcess } from '../support/worker-process';
 import { spawn } from 'node:child_process';
 
 /** How long an access token lives: short, so the test can wait it out between two turns. */
@@ -330,13 +330,3 @@ describe('OAuth for a remote MCP server, end to end', () => {
     expectNoneIn(secrets, { history: histories.join('\n'), 'requests to Claude': requests, 'worker log': logs, 'CLI output': cliOutput.join('\n') });
   }, 60_000);
 });
-
-async function waitForLine(worker: WorkerProcess, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const line = pattern.exec(worker.output.join(''))?.[0];
-    if (line !== undefined) return line;
-    if (Date.now() > deadline) throw new Error(`no line matching ${String(pattern)} in:\n${worker.output.join('')}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

@@ -110,3 +110,14 @@ export async function spawnWorkerProcess(options: {
   }
   return worker;
 }
+
+/** The first match of `pattern` in the worker's output so far, waiting for it up to `timeoutMs`. */
+export async function waitForLine(worker: WorkerProcess, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const line = pattern.exec(worker.output.join(''))?.[0];
+    if (line !== undefined) return line;
+    if (Date.now() > deadline) throw new Error(`no line matching ${String(pattern)} in:\n${worker.output.join('')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
