@@ -54,15 +54,22 @@ function conformanceContext(): Record<string, unknown> {
 /**
  * The server's entry as a user would write it in mcp.json for the scenario, and the environment it
  * reads: a pre-registered client when the suite hands one over (`clientId`/`clientSecret`, and the
- * `issuer` of its authorization server), and for
+ * `issuer` of its authorization server); for
  * the client-credentials scenarios (SEP-1046) `"grant": "client_credentials"` with the secret as a
- * `${VAR}` reference or the private key in a file, as the host requires for that grant.
+ * `${VAR}` reference or the private key in a file, as the host requires for that grant; for workload
+ * identity (SEP-1933) `"grant": "jwt_bearer"` with the workload's token in a file, as a platform
+ * mounts it (a Kubernetes projected service-account token).
  */
 function serverEntry(url: string, dir: string): { entry: Record<string, unknown>; env: Record<string, string> } {
   const context = conformanceContext();
   const clientId = typeof context.client_id === 'string' ? context.client_id : undefined;
   const clientSecret = typeof context.client_secret === 'string' ? context.client_secret : undefined;
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? (typeof context.name === 'string' ? context.name : '');
+  if (scenario.startsWith('auth/wif-') && typeof context.valid_jwt === 'string') {
+    const assertionFile = join(dir, 'workload-token');
+    writeFileSync(assertionFile, context.valid_jwt, { mode: 0o600 });
+    return { entry: { url, oauth: { grant: 'jwt_bearer', assertionFile, ...(clientId !== undefined ? { clientId } : {}) } }, env: {} };
+  }
   if (scenario.startsWith('auth/client-credentials') && clientId !== undefined) {
     if (typeof context.private_key_pem === 'string') {
       const keyFile = join(dir, 'client-key.pem');

@@ -67,6 +67,9 @@ async function findServer(options: LoginOptions): Promise<HttpServer> {
   if (server.oauth !== undefined && server.oauth !== false && server.oauth.grant === 'client_credentials') {
     throw new Error(`server "${server.name}" uses the client-credentials grant: every worker gets its own tokens with the client's credential, no login is needed`);
   }
+  if (server.oauth !== undefined && server.oauth !== false && server.oauth.grant === 'jwt_bearer') {
+    throw new Error(`server "${server.name}" uses workload identity (the JWT-bearer grant): every worker gets its own tokens with its platform's identity token, no login is needed`);
+  }
   return server;
 }
 

@@ -15,6 +15,7 @@ export async function serverAuthState(server: McpServerConfig, connectError: unk
   // OAuth runs on Streamable HTTP only (src/mcp/transport/open-client.ts).
   if (server.transport === 'sse' || server.oauth === false || !usesOAuth(server)) return 'none';
   if (server.oauth?.grant === 'client_credentials') return 'client credentials';
+  if (server.oauth?.grant === 'jwt_bearer') return 'workload identity';
   // A store that cannot be read is the connection's failure to report, not this cell's.
   const entry = await store.get(server.name, server.url).catch(() => undefined);
   return entry?.tokens !== undefined ? 'logged in' : 'none';

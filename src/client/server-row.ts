@@ -21,9 +21,10 @@ export type ToolCount = { count: number; filteredOut?: number } | { error: strin
  *   a server that never asked and has no tokens stored);
  * - `logged in`: the OAuth token store holds tokens for it (`mcp-host login`);
  * - `client credentials`: `"oauth": {"grant": "client_credentials"}`, tokens without a person;
+ * - `workload identity`: `"oauth": {"grant": "jwt_bearer"}`, tokens for the workload's own identity token;
  * - `login needed`: connecting failed for want of a login (run `mcp-host login NAME`).
  */
-export type AuthState = 'none' | 'logged in' | 'client credentials' | 'login needed';
+export type AuthState = 'none' | 'logged in' | 'client credentials' | 'workload identity' | 'login needed';
 
 /** One server's row (see the module comment); optional fields are absent when unknown or not declared. */
 export interface ServerRow {

@@ -48,8 +48,9 @@ describe('serverAuthState', () => {
     await expect(serverAuthState(http('unknown'), undefined, store)).resolves.toBe('none');
   });
 
-  test('the client-credentials grant, whatever the store holds', async () => {
+  test('the client-credentials and JWT-bearer grants, whatever the store holds', async () => {
     await expect(serverAuthState(http('github', { oauth: { grant: 'client_credentials', clientId: 'fleet' } }), undefined, store)).resolves.toBe('client credentials');
+    await expect(serverAuthState(http('github', { oauth: { grant: 'jwt_bearer', assertionFile: '/var/run/secrets/tokens/mcp' } }), undefined, store)).resolves.toBe('workload identity');
   });
 
   test('a connect that failed for want of a login: login needed; another failure does not change the state', async () => {

@@ -38,8 +38,8 @@ describe('parseExpectedFailures', () => {
     for (const scenario of ['initialize', 'tools_call', 'tools_call@2026-07-28', 'sse-retry', 'http-custom-headers', 'json-schema-2020-12-preservation@2026-07-28']) {
       expect(failures.has(scenario)).toBe(false);
     }
-    // The authorization-code and client-credentials flows are implemented (docs/oauth.md), on both wires.
-    for (const scenario of ['auth/metadata-default', 'auth/basic-cimd@2026-07-28', 'auth/scope-step-up@2026-07-28', 'auth/authorization-server-migration', 'auth/client-credentials-jwt']) {
+    // The authorization-code, client-credentials and JWT-bearer flows are implemented (docs/oauth.md), on both wires.
+    for (const scenario of ['auth/metadata-default', 'auth/basic-cimd@2026-07-28', 'auth/scope-step-up@2026-07-28', 'auth/authorization-server-migration', 'auth/client-credentials-jwt', 'auth/wif-jwt-bearer']) {
       expect(failures.has(scenario)).toBe(false);
     }
     // Only extensions' grants stay listed.
@@ -47,7 +47,6 @@ describe('parseExpectedFailures', () => {
       'auth/dpop',
       'auth/dpop-nonce',
       'auth/enterprise-managed-authorization',
-      'auth/wif-jwt-bearer',
     ]);
   });
 });

@@ -31,12 +31,12 @@ function urlSecrets(url: string): string[] {
 /**
  * The values of a server's config that are secrets: every `env` value of a stdio server; every
  * header value of an HTTP one (and the credential after its scheme), the user and password of its
- * URL and its query values, its OAuth client secret and private key. Error text leaving the worker is redacted of them (`redactSecrets`).
+ * URL and its query values, its OAuth client secret, private key and workload assertion. Error text leaving the worker is redacted of them (`redactSecrets`).
  */
 export function serverSecrets(server: McpServerConfig): string[] {
   const values =
     server.transport === 'stdio'
       ? Object.values(server.env)
-      : [...Object.values(server.headers).flatMap(headerSecrets), ...urlSecrets(server.url), ...(server.oauth ? [server.oauth.clientSecret ?? '', server.oauth.privateKey ?? ''] : [])];
+      : [...Object.values(server.headers).flatMap(headerSecrets), ...urlSecrets(server.url), ...(server.oauth ? [server.oauth.clientSecret ?? '', server.oauth.privateKey ?? '', server.oauth.assertion ?? ''] : [])];
   return [...new Set(values.filter((value) => value !== ''))];
 }

@@ -26,6 +26,17 @@
  * ```json
  * "oauth": { "grant": "client_credentials", "clientId": "fleet", "privateKeyFile": "/etc/mcp/fleet.pem", "issuer": "https://auth.example.com" }
  * ```
+ *
+ * The JWT-bearer grant for workload identity (`"grant": "jwt_bearer"`, RFC 7523 §2.1, SEP-1933): the
+ * worker trades a token of its own identity that its platform issues (a Kubernetes projected
+ * service-account token, a cloud workload identity token) for access tokens, no login, no client
+ * secret. One source of the assertion, never written in the file itself: `assertionFile` (read
+ * afresh for every token request, as platforms rotate it) or `assertion` as a `${VAR}` reference.
+ * `clientId` (sent when given), `scopes` and `issuer` are optional.
+ *
+ * ```json
+ * "oauth": { "grant": "jwt_bearer", "assertionFile": "/var/run/secrets/tokens/mcp", "issuer": "https://auth.example.com" }
+ * ```
  */
 
 /** A server's OAuth settings (see the module comment). `clientSecret` is a secret. */
@@ -52,12 +63,16 @@ export interface OAuthServerConfig {
   privateKeyFile?: string;
   /** Client credentials: the JWS algorithm of the assertion (default from the key). */
   signingAlgorithm?: string;
-  /** A pre-registered client's or client credential's authorization server (its issuer): never used with another (recommended). */
+  /** JWT bearer: the workload's identity token (from a `${VAR}`); a secret. */
+  assertion?: string;
+  /** JWT bearer: a file holding the workload's identity token, read for every token request. */
+  assertionFile?: string;
+  /** A pre-registered client's, client credential's or workload's authorization server (its issuer): never used with another (recommended). */
   issuer?: string;
 }
 
 /** OAuth grants the host runs. */
-export type OAuthGrant = 'authorization_code' | 'client_credentials';
+export type OAuthGrant = 'authorization_code' | 'client_credentials' | 'jwt_bearer';
 
 const KEYS = [
   'clientId',
@@ -71,13 +86,21 @@ const KEYS = [
   'privateKey',
   'privateKeyFile',
   'signingAlgorithm',
+  'assertion',
+  'assertionFile',
   'issuer',
 ] as const;
+
+/** The settings of the client-credentials grant only. */
+const CLIENT_CREDENTIALS_KEYS = ['clientSecretFile', 'tokenEndpointAuthMethod', 'privateKey', 'privateKeyFile', 'signingAlgorithm'] as const;
+
+/** The settings of the JWT-bearer grant only. */
+const JWT_BEARER_KEYS = ['assertion', 'assertionFile'] as const;
 
 /** JWS algorithms a private-key assertion may be signed with. */
 const SIGNING_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
-/** A whole-value `${VAR}` reference: how a client-credentials secret is written in the file. */
+/** A whole-value `${VAR}` reference: how a client-credentials secret or an assertion is written in the file. */
 const VARIABLE_REFERENCE = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -100,7 +123,7 @@ export function parseOAuthConfig(
   const unknown = Object.keys(value).filter((key) => !(KEYS as readonly string[]).includes(key));
   if (unknown.length > 0) fail('oauth', `has unknown keys ${unknown.map((k) => JSON.stringify(k)).join(', ')}; known keys are ${KEYS.join(', ')}`);
   const config: OAuthServerConfig = {};
-  const text = (key: 'clientId' | 'clientSecret' | 'clientMetadataUrl' | 'clientSecretFile' | 'privateKey' | 'privateKeyFile' | 'issuer'): string | undefined => {
+  const text = (key: 'clientId' | 'clientSecret' | 'clientMetadataUrl' | 'clientSecretFile' | 'privateKey' | 'privateKeyFile' | 'assertion' | 'assertionFile' | 'issuer'): string | undefined => {
     const raw = value[key];
     if (raw === undefined) return undefined;
     if (typeof raw !== 'string') fail(`oauth.${key}`, 'must be a string');
@@ -138,13 +161,13 @@ export function parseOAuthConfig(
     if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) fail('oauth.redirectPort', 'must be a port number from 1 to 65535');
     config.redirectPort = port;
   }
-  if (value.grant !== undefined && value.grant !== 'authorization_code' && value.grant !== 'client_credentials') {
-    fail('oauth.grant', 'must be "authorization_code" (the default: a person logs in once) or "client_credentials" (no person)');
+  if (value.grant !== undefined && value.grant !== 'authorization_code' && value.grant !== 'client_credentials' && value.grant !== 'jwt_bearer') {
+    fail('oauth.grant', 'must be "authorization_code" (the default: a person logs in once), "client_credentials" (no person) or "jwt_bearer" (workload identity)');
   }
+  if (value.grant !== 'client_credentials') refuseKeys(value, CLIENT_CREDENTIALS_KEYS, 'client_credentials', fail);
+  if (value.grant !== 'jwt_bearer') refuseKeys(value, JWT_BEARER_KEYS, 'jwt_bearer', fail);
   if (value.grant === 'client_credentials') return parseClientCredentials(value, config, fail, (key) => text(key));
-  for (const key of ['clientSecretFile', 'tokenEndpointAuthMethod', 'privateKey', 'privateKeyFile', 'signingAlgorithm'] as const) {
-    if (value[key] !== undefined) fail(`oauth.${key}`, 'applies only with "grant": "client_credentials"');
-  }
+  if (value.grant === 'jwt_bearer') return parseJwtBearer(value, config, fail, (key) => text(key));
   const issuer = text('issuer');
   if (issuer !== undefined) {
     // A registration of the host's own (dynamic, or a metadata document) is bound by the SDK already.
@@ -152,6 +175,20 @@ export function parseOAuthConfig(
     config.issuer = issuer;
   }
   return config;
+}
+
+/** Refuses the settings `keys` of another grant than `value`'s. */
+function refuseKeys(value: Record<string, unknown>, keys: readonly string[], grant: OAuthGrant, fail: (field: string, detail: string) => never): void {
+  for (const key of keys) {
+    if (value[key] !== undefined) fail(`oauth.${key}`, `applies only with "grant": "${grant}"`);
+  }
+}
+
+/** Refuses a secret written in the file's own text: it must be a whole `${VAR}` reference (or come from `${key}File`). */
+function refuseLiteral(value: Record<string, unknown>, key: string, fail: (field: string, detail: string) => never): void {
+  if (value[key] !== undefined && !(typeof value[key] === 'string' && VARIABLE_REFERENCE.test(value[key]))) {
+    fail(`oauth.${key}`, `must be a \${VAR} reference to the worker's environment (or use "${key}File"), never the secret itself`);
+  }
 }
 
 /** The client-credentials settings of `value` (see the module comment), added to `config`. */
@@ -167,11 +204,8 @@ function parseClientCredentials(
     if (config[key] !== undefined) fail(`oauth.${key}`, 'does not apply with "grant": "client_credentials" (no login, no redirect)');
   }
   // The secrets come from the worker's environment or files, never from the file's own text.
-  for (const key of ['clientSecret', 'privateKey'] as const) {
-    if (value[key] !== undefined && !(typeof value[key] === 'string' && VARIABLE_REFERENCE.test(value[key]))) {
-      fail(`oauth.${key}`, `must be a \${VAR} reference to the worker's environment (or use "${key}File"), never the secret itself`);
-    }
-  }
+  refuseLiteral(value, 'clientSecret', fail);
+  refuseLiteral(value, 'privateKey', fail);
   const clientSecretFile = text('clientSecretFile');
   const privateKey = text('privateKey');
   const privateKeyFile = text('privateKeyFile');
@@ -194,6 +228,29 @@ function parseClientCredentials(
     if (typeof algorithm !== 'string' || !SIGNING_ALGORITHMS.includes(algorithm)) fail('oauth.signingAlgorithm', `must be one of ${SIGNING_ALGORITHMS.join(', ')}`);
     config.signingAlgorithm = algorithm;
   }
+  if (issuer !== undefined) config.issuer = issuer;
+  return config;
+}
+
+/** The JWT-bearer settings of `value` (see the module comment), added to `config`. */
+function parseJwtBearer(
+  value: Record<string, unknown>,
+  config: OAuthServerConfig,
+  fail: (field: string, detail: string) => never,
+  text: (key: 'assertion' | 'assertionFile' | 'issuer') => string | undefined,
+): OAuthServerConfig {
+  config.grant = 'jwt_bearer';
+  for (const key of ['clientSecret', 'clientMetadataUrl', 'redirectPort'] as const) {
+    if (config[key] !== undefined) fail(`oauth.${key}`, 'does not apply with "grant": "jwt_bearer" (the workload\'s assertion is its credential; no login, no redirect)');
+  }
+  // The workload's token comes from the worker's environment or its file, never from the file's own text.
+  refuseLiteral(value, 'assertion', fail);
+  const assertion = text('assertion');
+  const assertionFile = text('assertionFile');
+  if ((assertion === undefined) === (assertionFile === undefined)) fail('oauth', 'with "grant": "jwt_bearer" needs exactly one of "assertion", "assertionFile"');
+  if (assertion !== undefined) config.assertion = assertion;
+  if (assertionFile !== undefined) config.assertionFile = assertionFile;
+  const issuer = text('issuer');
   if (issuer !== undefined) config.issuer = issuer;
   return config;
 }

@@ -3,12 +3,20 @@
  * step the SDK leaves to its caller, finishing an authorization that a headless user agent
  * completed during the request and sending that request again.
  */
-import { UnauthorizedError, type JSONRPCMessage, type OAuthClientProvider, type StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import {
+  UnauthorizedError,
+  type JSONRPCMessage,
+  type OAuthClientProvider,
+  type StreamableHTTPClientTransport,
+  type StreamableHTTPClientTransportOptions,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { clientCredentialsProvider } from './client-credentials';
 import { HostOAuthProvider, type InteractiveAuthorization, type OAuthServer } from './host-oauth-provider';
 import type { OAuthServerConfig } from './oauth-config';
 import { oauthStorePath } from './token-store-path';
 import { OAuthTokenStore } from './token-store';
+import { WorkloadIdentityProvider, workloadIdentityProvider } from './workload-identity';
 
 /** How a connection pool does OAuth (default: the store at {@link oauthStorePath}, worker mode). */
 export interface HostOAuthOptions {
@@ -32,8 +40,18 @@ export function usesOAuth(server: OAuthCandidate): boolean {
 export function oauthProviderFor(server: OAuthCandidate, options: HostOAuthOptions = {}): OAuthClientProvider | undefined {
   if (!usesOAuth(server) || server.oauth === false) return undefined;
   if (server.oauth?.grant === 'client_credentials') return clientCredentialsProvider(server.name, server.oauth);
+  if (server.oauth?.grant === 'jwt_bearer') return workloadIdentityProvider(server.name, server.oauth);
   const store = options.store ?? new OAuthTokenStore(oauthStorePath());
   return new HostOAuthProvider({ name: server.name, url: server.url, oauth: server.oauth }, store, options.interactive);
+}
+
+/**
+ * The Streamable HTTP transport's options for `provider` (none without one): the provider, and for
+ * workload identity the fetch through which it sees its token requests refused.
+ */
+export function authTransportOptions(provider: OAuthClientProvider | undefined): Pick<StreamableHTTPClientTransportOptions, 'authProvider' | 'fetch'> {
+  if (provider === undefined) return {};
+  return provider instanceof WorkloadIdentityProvider ? { authProvider: provider, fetch: provider.fetch } : { authProvider: provider };
 }
 
 /**

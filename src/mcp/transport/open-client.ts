@@ -10,7 +10,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import * as readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { McpServerConfig } from '../config';
-import { finishAuthorizationAndResend, oauthProviderFor, type HostOAuthOptions } from '../oauth/oauth-transport';
+import { authTransportOptions, finishAuthorizationAndResend, oauthProviderFor, type HostOAuthOptions } from '../oauth/oauth-transport';
 import { settlePendingSends } from '../settle-pending-sends';
 import { noteProtocolError } from '../protocol-errors';
 import { clientOptionsFor, negotiatedProtocol, type NegotiatedProtocol } from './negotiation';
@@ -144,7 +144,7 @@ async function openHttp(server: HttpServer, log: Log, options: OpenClientOptions
 
   // OAuth (src/mcp/oauth): tokens from the worker's token store, refreshed there; Streamable HTTP only.
   const authProvider = oauthProviderFor(server, options.oauth);
-  const streamable = new StreamableHTTPClientTransport(url, { requestInit, ...(authProvider !== undefined ? { authProvider } : {}) });
+  const streamable = new StreamableHTTPClientTransport(url, { requestInit, ...authTransportOptions(authProvider) });
   if (authProvider !== undefined) finishAuthorizationAndResend(streamable, authProvider);
   try {
     return await open(streamable, options.prior, async (client) => {

@@ -81,4 +81,44 @@ describe('the oauth member of an HTTP server in mcp.json', () => {
   ])('client credentials: refuses %j', (oauth, message) => {
     expect(() => parseMcpConfig({ mcpServers: { s: { url: 'https://s.example/mcp', oauth } } }, options)).toThrow(message);
   });
+
+  test('jwt bearer (workload identity): an assertion file, or a ${VAR} assertion, with an optional client ID, scopes and issuer; the assertion is a server secret', () => {
+    const env = { ...options.env, WORKLOAD_JWT: 'eyJhbGciOiJSUzI1NiJ9.workload.signature' };
+    const servers = parseMcpConfig(
+      {
+        mcpServers: {
+          a: { url: 'https://a.example/mcp', oauth: { grant: 'jwt_bearer', assertionFile: '/var/run/secrets/tokens/mcp' } },
+          b: { url: 'https://b.example/mcp', oauth: { grant: 'jwt_bearer', assertion: '${WORKLOAD_JWT}', clientId: 'workload', scopes: ['mcp:read'], issuer: 'https://auth.example' } },
+        },
+      },
+      { ...options, env },
+    );
+    expect(servers.map((server) => (server.transport === 'stdio' ? undefined : server.oauth))).toEqual([
+      { grant: 'jwt_bearer', assertionFile: '/var/run/secrets/tokens/mcp' },
+      { grant: 'jwt_bearer', assertion: env.WORKLOAD_JWT, clientId: 'workload', scopes: ['mcp:read'], issuer: 'https://auth.example' },
+    ]);
+    expect(servers[1] && serverSecrets(servers[1])).toContain(env.WORKLOAD_JWT);
+    // A file's path is no secret; its content is never read at load.
+    expect(servers[0] && serverSecrets(servers[0])).toEqual([]);
+  });
+
+  test.each([
+    [{ grant: 'jwt_bearer', assertion: 'eyJhbGciOiJSUzI1NiJ9.written.here' }, /"oauth.assertion" must be a \$\{VAR\} reference to the worker's environment \(or use "assertionFile"\), never the secret itself/],
+    [{ grant: 'jwt_bearer', assertion: 'Bearer ${SECRET}' }, /"oauth.assertion" must be a \$\{VAR\} reference/],
+    [{ grant: 'jwt_bearer' }, /with "grant": "jwt_bearer" needs exactly one of "assertion", "assertionFile"/],
+    [{ grant: 'jwt_bearer', assertion: '${SECRET}', assertionFile: '/t' }, /needs exactly one of "assertion", "assertionFile"/],
+    [{ grant: 'jwt_bearer', assertionFile: '' }, /"oauth.assertionFile" must not be empty/],
+    [{ grant: 'jwt_bearer', assertion: '${UNSET_VAR}' }, /"oauth.assertion" uses environment variable "UNSET_VAR"/],
+    [{ grant: 'jwt_bearer', assertionFile: '/t', clientId: 'c', clientSecret: '${SECRET}' }, /"oauth.clientSecret" does not apply with "grant": "jwt_bearer"/],
+    [{ grant: 'jwt_bearer', assertionFile: '/t', clientSecretFile: '/s' }, /"oauth.clientSecretFile" applies only with "grant": "client_credentials"/],
+    [{ grant: 'jwt_bearer', assertionFile: '/t', privateKeyFile: '/k.pem' }, /"oauth.privateKeyFile" applies only with "grant": "client_credentials"/],
+    [{ grant: 'jwt_bearer', assertionFile: '/t', tokenEndpointAuthMethod: 'client_secret_post' }, /"oauth.tokenEndpointAuthMethod" applies only with "grant": "client_credentials"/],
+    [{ grant: 'jwt_bearer', assertionFile: '/t', signingAlgorithm: 'ES256' }, /"oauth.signingAlgorithm" applies only with "grant": "client_credentials"/],
+    [{ grant: 'jwt_bearer', assertionFile: '/t', redirectPort: 8976 }, /"oauth.redirectPort" does not apply with "grant": "jwt_bearer"/],
+    [{ grant: 'jwt_bearer', assertionFile: '/t', clientMetadataUrl: 'https://host.example/cimd.json' }, /"oauth.clientMetadataUrl" does not apply with "grant": "jwt_bearer"/],
+    [{ assertionFile: '/t' }, /"oauth.assertionFile" applies only with "grant": "jwt_bearer"/],
+    [{ grant: 'client_credentials', clientId: 'c', clientSecretFile: '/s', assertion: '${SECRET}' }, /"oauth.assertion" applies only with "grant": "jwt_bearer"/],
+  ])('jwt bearer: refuses %j', (oauth, message) => {
+    expect(() => parseMcpConfig({ mcpServers: { s: { url: 'https://s.example/mcp', oauth } } }, options)).toThrow(message);
+  });
 });
