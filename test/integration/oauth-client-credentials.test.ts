@@ -1,24 +1,29 @@
 /**
- * OAuth client credentials end to end (mcp.json `"grant": "client_credentials"`, no person): an
- * authorization server that issues tokens by that grant only and an MCP server on another origin
- * that takes only its Bearer tokens (test/fixtures/client-credentials-server.ts); the compiled
- * worker as its own process; conversations on the real dev server with the fake Messages API. Three
- * servers of one mcp.json, one per credential kind: a client secret from a `${VAR}` sent
- * `client_secret_basic`, one from `clientSecretFile` sent `client_secret_post`, and an ES256 key
- * from `privateKeyFile` signing RFC 7523 assertions (`private_key_jwt`).
+ * OAuth with no person end to end: client credentials (mcp.json `"grant": "client_credentials"`)
+ * and workload identity (`"grant": "jwt_bearer"`); an authorization server that issues tokens by
+ * those two grants only and an MCP server on another origin that takes only its Bearer tokens
+ * (test/fixtures/client-credentials-server.ts); the compiled worker as its own process;
+ * conversations on the real dev server with the fake Messages API. Four servers of one mcp.json,
+ * one per credential kind: a client secret from a `${VAR}` sent `client_secret_basic`, one from
+ * `clientSecretFile` sent `client_secret_post`, an ES256 key from `privateKeyFile` signing RFC 7523
+ * assertions (`private_key_jwt`), and a workload's identity token from `assertionFile`, signed by
+ * its platform (an ES256 key of the test's), sent as the JWT-bearer grant's assertion.
  *
  * It shows: each worker (and `mcp-host tools`) gets its own tokens with no login, each client
  * authenticating the way it is configured; the tools run; a token expiring between two turns is
- * replaced by a new grant; `mcp-host login` says none is needed; a secret the authorization server
- * no longer accepts reaches Claude as the host's `is_error` result, and a restart with the new
- * secret mends it; a wrong secret from the start leaves the server out of the catalogue with a
- * warning while the turn goes on with the other server; and no token, assertion, client secret or
- * private key in any history (decoded with the data converter), request to Claude, worker log or
- * CLI output.
+ * replaced by a new grant; the workload's grant carries exactly its file's token and no client
+ * authentication, and a token rotated into the file is used at the next grant, without a restart;
+ * an expired one reaches Claude as the host's `is_error` result after one token request, and a
+ * fresh one mends it, without a restart; `mcp-host login` says none is needed, `mcp-host servers`
+ * names each server's auth; a secret the authorization server no longer accepts reaches Claude as
+ * the host's `is_error` result, and a restart with the new secret mends it; a wrong secret from the
+ * start leaves the server out of the catalogue with a warning while the turn goes on with the other
+ * server; and no token, assertion, client secret or private key in any history (decoded with the
+ * data converter), request to Claude, worker log or CLI output.
  */
 import { Client, Connection } from '@temporalio/client';
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { generateKeyPairSync, randomBytes, randomUUID, sign, type KeyObject } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ContentBlockParam, MessageParam } from '../../src/conversation/types';
@@ -38,6 +43,11 @@ import { spawnWorkerProcess, waitForLine, type WorkerProcess } from '../support/
 /** How long an access token lives: short, so the test can wait it out between two turns. */
 const ACCESS_TOKEN_SECONDS = 2;
 const WEATHER = path.join(REPO_ROOT, 'dist/example-servers/weather/main.js');
+const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+/** The workload's platform, which issues its identity tokens (a Kubernetes API server, here). */
+const PLATFORM_ISSUER = 'https://kubernetes.default.svc.cluster.local';
+/** The workload, as its platform names it: the tokens' `sub`, and whom the MCP server sees calling. */
+const WORKLOAD = 'system:serviceaccount:agents:mcp-host';
 
 const secret = (): string => `cs-${randomBytes(24).toString('base64url')}`;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -47,6 +57,17 @@ const callTools = (...calls: Array<[id: string, name: string]>): ScriptStep => (
   content: calls.map(([id, name]) => ({ type: 'tool_use' as const, id, name, input: {} })),
   stop_reason: 'tool_use',
 });
+
+/**
+ * An identity token of the workload's platform, as a Kubernetes projected service-account token is:
+ * ES256, for the audience `audience`, expiring `expiresIn` seconds from now (negative: expired).
+ */
+function platformToken(key: KeyObject, audience: string, expiresIn: number): string {
+  const now = Math.floor(Date.now() / 1000);
+  const part = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const signed = `${part({ alg: 'ES256', typ: 'JWT', kid: 'platform-1' })}.${part({ iss: PLATFORM_ISSUER, sub: WORKLOAD, aud: [audience], iat: now, nbf: now, exp: now + expiresIn, jti: randomUUID() })}`;
+  return `${signed}.${sign('sha256', Buffer.from(signed), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+}
 
 type ToolResult = Extract<ContentBlockParam, { type: 'tool_result' }>;
 
@@ -74,13 +95,19 @@ describe('OAuth client credentials (no person), end to end', () => {
   let mcpConfig: string;
   let secretFile: string;
   let keyFile: string;
+  let assertionFile: string;
   let workerEnv: Record<string, string>;
   const basicSecret = secret();
   const postSecret = secret();
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  /** The key the workload's platform signs its identity tokens with (never the host's). */
+  const platform = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   /** Every credential the host was given or handed out, looked for everywhere at the end. */
   const credentials: string[] = [basicSecret, postSecret];
+  /** Every identity token of the workload's, in the order they were written to its file (each in credentials too). */
+  const workloadTokens: string[] = [];
+  const currentWorkloadToken = (): string => workloadTokens[workloadTokens.length - 1] ?? '';
   const workers: WorkerProcess[] = [];
   const handles: ConversationHandle[] = [];
   const cliOutput: string[] = [];
@@ -95,6 +122,7 @@ describe('OAuth client credentials (no person), end to end', () => {
         { clientId: 'fleet-jwt', method: 'private_key_jwt', publicKey },
       ],
       ACCESS_TOKEN_SECONDS,
+      [{ platformIssuer: PLATFORM_ISSUER, publicKey: platform.publicKey, subject: WORKLOAD }],
     );
     fake = await startFakeMessagesApi({ mode: 'scripted', script: [] });
     connection = await Connection.connect({ address: temporalAddress() });
@@ -103,6 +131,9 @@ describe('OAuth client credentials (no person), end to end', () => {
     writeFileSync(secretFile, `${postSecret}\n`, { mode: 0o600 });
     keyFile = path.join(dir, 'fleet-jwt.pem');
     writeFileSync(keyFile, pem, { mode: 0o600 });
+    assertionFile = path.join(dir, 'tokens', 'mcp');
+    mkdirSync(path.dirname(assertionFile));
+    writeWorkloadToken(600);
     const grant = { grant: 'client_credentials', issuer: cc.issuer };
     mcpConfig = path.join(dir, 'mcp.json');
     writeFileSync(
@@ -112,6 +143,7 @@ describe('OAuth client credentials (no person), end to end', () => {
           basic: { url: cc.mcpUrl, oauth: { ...grant, clientId: 'fleet-basic', clientSecret: '${FLEET_BASIC_SECRET}' } },
           post: { url: cc.mcpUrl, oauth: { ...grant, clientId: 'fleet-post', clientSecretFile: secretFile, tokenEndpointAuthMethod: 'client_secret_post' } },
           jwt: { url: cc.mcpUrl, oauth: { ...grant, clientId: 'fleet-jwt', privateKeyFile: keyFile } },
+          wif: { url: cc.mcpUrl, oauth: { grant: 'jwt_bearer', assertionFile, issuer: cc.issuer } },
         },
       }),
     );
@@ -151,7 +183,17 @@ describe('OAuth client credentials (no person), end to end', () => {
     return handle.executeUpdate(sendMessageUpdate, { args: [message] });
   }
 
+  /** Writes a new identity token of the workload into its file, as its platform rotates it. */
+  function writeWorkloadToken(expiresIn: number): string {
+    const token = platformToken(platform.privateKey, cc.issuer, expiresIn);
+    credentials.push(token);
+    workloadTokens.push(token);
+    writeFileSync(assertionFile, `${token}\n`, { mode: 0o600 });
+    return token;
+  }
+
   const requestsOf = (clientId: string): TokenRequestRecord[] => cc.requests.filter((r) => r.clientId === clientId);
+  const workloadRequests = (): TokenRequestRecord[] => cc.requests.filter((r) => r.grantType === JWT_BEARER);
   const issuedTo = (clientId: string): number => requestsOf(clientId).filter((r) => r.outcome === 'issued').length;
   /** What every token request of a well-configured client looks like. */
   const expectedGrant = (clientId: string, method: string): Partial<TokenRequestRecord> => ({
@@ -162,14 +204,27 @@ describe('OAuth client credentials (no person), end to end', () => {
     resource: cc.mcpUrl,
     outcome: 'issued',
   });
+  /** Every token request of the workload, its file holding `token`: that assertion, no client authentication, no client ID. */
+  const workloadGrant = (token: string, outcome = 'issued'): TokenRequestRecord => ({
+    clientId: undefined,
+    method: 'none',
+    grantType: JWT_BEARER,
+    scope: 'mcp:tools',
+    resource: cc.mcpUrl,
+    alg: 'ES256',
+    aud: [cc.issuer],
+    subject: WORKLOAD,
+    assertion: token,
+    outcome,
+  });
 
   let worker: WorkerProcess;
   test('at start each server gets a token with its own credential and the way it is configured, no login', async () => {
     worker = await startWorker();
-    for (const name of ['basic', 'post', 'jwt']) {
+    for (const name of ['basic', 'post', 'jwt', 'wif']) {
       expect(await waitForLine(worker, new RegExp(`MCP server ${name}: .*`))).toBe(`MCP server ${name}: 1 tool`);
     }
-    expect(cc.requests.length).toBeGreaterThanOrEqual(3);
+    expect(cc.requests.length).toBeGreaterThanOrEqual(4);
     for (const [clientId, method] of [
       ['fleet-basic', 'client_secret_basic'],
       ['fleet-post', 'client_secret_post'],
@@ -178,8 +233,11 @@ describe('OAuth client credentials (no person), end to end', () => {
       expect(requestsOf(clientId).length).toBeGreaterThanOrEqual(1);
       for (const request of requestsOf(clientId)) expect(request).toMatchObject(expectedGrant(clientId, method));
     }
-    // Every request the token endpoint saw came from one of the three, successfully.
+    expect(workloadRequests().length).toBeGreaterThanOrEqual(1);
+    for (const request of workloadRequests()) expect(request).toEqual(workloadGrant(currentWorkloadToken()));
+    // Every request the token endpoint saw came from one of the four, successfully.
     expect(cc.requests.filter((r) => r.outcome !== 'issued')).toEqual([]);
+    expect(cc.requests.length).toBe(requestsOf('fleet-basic').length + requestsOf('fleet-post').length + requestsOf('fleet-jwt').length + workloadRequests().length);
   }, 90_000);
 
   test('client_secret_basic, the secret from ${VAR}: the tool runs; the token expires between two turns and a new grant replaces it', async () => {
@@ -225,6 +283,52 @@ describe('OAuth client credentials (no person), end to end', () => {
     expect(cc.assertions.length).toBe(requests.length);
   }, 90_000);
 
+  test('workload identity, the platform’s token from assertionFile: the tool runs; each grant carries exactly the file’s token and no client authentication', async () => {
+    const handle = await newConversation();
+    fake.enqueue(callTools(['toolu_wif01', 'wif__whoami']), text('You are the workload.'));
+    expect(await turn(handle, 'who am I?')).toMatchObject({ status: 'completed', text: 'You are the workload.' });
+    expect(toolResultOf(fake, 'toolu_wif01')).toEqual({ type: 'tool_result', tool_use_id: 'toolu_wif01', content: `hello, client ${WORKLOAD}` });
+    expect(workloadRequests().length).toBeGreaterThanOrEqual(1);
+    for (const request of workloadRequests()) expect(request).toEqual(workloadGrant(currentWorkloadToken()));
+  }, 90_000);
+
+  test('workload identity: a token the platform rotates into the file is the next grant’s assertion, without a restart', async () => {
+    const handle = await newConversation();
+    const rotated = writeWorkloadToken(600);
+    const before = workloadRequests().length;
+    await sleep(ACCESS_TOKEN_SECONDS * 1000 + 500);
+    fake.enqueue(callTools(['toolu_wif02', 'wif__whoami']), text('Still the workload.'));
+    expect(await turn(handle, 'and now?')).toMatchObject({ status: 'completed', text: 'Still the workload.' });
+    expect(toolResultOf(fake, 'toolu_wif02')).toEqual({ type: 'tool_result', tool_use_id: 'toolu_wif02', content: `hello, client ${WORKLOAD}` });
+    // The access token expired; one new grant, with the file as it is now.
+    expect(workloadRequests().slice(before)).toEqual([workloadGrant(rotated)]);
+  }, 90_000);
+
+  test('workload identity: an expired token in the file reaches Claude as the host’s is_error after one token request; a fresh one mends it, without a restart', async () => {
+    const handle = await newConversation();
+    const expired = writeWorkloadToken(-60);
+    const before = workloadRequests().length;
+    await sleep(ACCESS_TOKEN_SECONDS * 1000 + 500);
+    fake.enqueue(callTools(['toolu_wif03', 'wif__whoami']), text('The workload was refused.'));
+    expect(await turn(handle, 'who am I?')).toMatchObject({ status: 'completed', text: 'The workload was refused.' });
+    // Typed and final: the same token would get the same answer (src/errors/classify-error.ts).
+    expect(toolResultOf(fake, 'toolu_wif03')).toEqual({
+      type: 'tool_result',
+      tool_use_id: 'toolu_wif03',
+      content: expect.stringMatching(/^\[host\] Tool "wif__whoami" could not be run: mcp\.auth_failed: .*\(invalid_grant\): the assertion has expired/) as unknown,
+      is_error: true,
+    });
+    // Sent once (SEP-1933): neither the SDK's start-over nor the activity's retry asked again.
+    expect(workloadRequests().slice(before)).toEqual([workloadGrant(expired, 'invalid_grant')]);
+
+    const fresh = writeWorkloadToken(600);
+    const mendBefore = workloadRequests().length;
+    fake.enqueue(callTools(['toolu_wif04', 'wif__whoami']), text('Back.'));
+    expect(await turn(handle, 'once more')).toMatchObject({ status: 'completed', text: 'Back.' });
+    expect(toolResultOf(fake, 'toolu_wif04')).toEqual({ type: 'tool_result', tool_use_id: 'toolu_wif04', content: `hello, client ${WORKLOAD}` });
+    expect(workloadRequests().slice(mendBefore)).toEqual([workloadGrant(fresh)]);
+  }, 90_000);
+
   test('the CLI: `login` says no login is needed; `tools` runs the grant itself; history, status and tools ID', async () => {
     const env = { MCP_CONFIG: mcpConfig, TEMPORAL_ADDRESS: temporalAddress(), MCP_HOST_TASK_QUEUE: taskQueue, ...workerEnv };
     const requestsBefore = cc.requests.length;
@@ -235,16 +339,36 @@ describe('OAuth client credentials (no person), end to end', () => {
     expect(login.stderr.trim()).toBe(
       'mcp-host: server "basic" uses the client-credentials grant: every worker gets its own tokens with the client\'s credential, no login is needed',
     );
+    const loginWif = await runCliProcess(['login', 'wif'], env);
+    cliOutput.push(loginWif.stdout, loginWif.stderr);
+    expect(loginWif.code).toBe(1);
+    expect(loginWif.stderr.trim()).toBe(
+      'mcp-host: server "wif" uses workload identity (the JWT-bearer grant): every worker gets its own tokens with its platform\'s identity token, no login is needed',
+    );
     expect(cc.requests.length).toBe(requestsBefore);
 
     const tools = await runCliProcess(['tools', '--verbose'], env);
     cliOutput.push(tools.stdout, tools.stderr);
     expect(tools.code).toBe(0);
-    for (const name of ['basic__whoami', 'post__whoami', 'jwt__whoami']) expect(tools.stdout).toContain(name);
-    // The CLI process had no token: it got one per server, each client its own way.
+    for (const name of ['basic__whoami', 'post__whoami', 'jwt__whoami', 'wif__whoami']) expect(tools.stdout).toContain(name);
+    // The CLI process had no token: it got one per server, each client (and the workload) its own way.
     const cliRequests = cc.requests.slice(requestsBefore);
-    expect(cliRequests.map((r) => r.clientId).sort()).toEqual(['fleet-basic', 'fleet-jwt', 'fleet-post']);
+    expect(cliRequests.map((r) => r.clientId ?? r.subject).sort()).toEqual(['fleet-basic', 'fleet-jwt', 'fleet-post', WORKLOAD]);
     expect(cliRequests.every((r) => r.outcome === 'issued')).toBe(true);
+    expect(cliRequests.filter((r) => r.grantType === JWT_BEARER)).toEqual([workloadGrant(currentWorkloadToken())]);
+
+    const serversBefore = cc.requests.length;
+    const servers = await runCliProcess(['servers', '--json'], env);
+    cliOutput.push(servers.stdout, servers.stderr);
+    expect(servers.code).toBe(0);
+    const rows = JSON.parse(servers.stdout) as Array<{ name: string; health: string; auth: string }>;
+    expect(rows.map(({ name, health, auth }) => ({ name, health, auth }))).toEqual([
+      { name: 'basic', health: 'connected', auth: 'client credentials' },
+      { name: 'post', health: 'connected', auth: 'client credentials' },
+      { name: 'jwt', health: 'connected', auth: 'client credentials' },
+      { name: 'wif', health: 'connected', auth: 'workload identity' },
+    ]);
+    expect(cc.requests.slice(serversBefore).filter((r) => r.outcome !== 'issued')).toEqual([]);
 
     for (const handle of handles) {
       for (const args of [['history', handle.workflowId], ['status', handle.workflowId], ['tools', handle.workflowId]]) {
@@ -346,6 +470,9 @@ describe('OAuth client credentials (no person), end to end', () => {
     expect(cc.issued.length).toBe(cc.requests.filter((r) => r.outcome === 'issued').length);
     expect(cc.issued.length).toBeGreaterThanOrEqual(8);
     expect(cc.assertions.length).toBeGreaterThanOrEqual(2);
+    // Every identity token written to the workload's file (all in credentials) went to the authorization server.
+    expect(workloadTokens.length).toBe(4);
+    expect(new Set(workloadRequests().map((r) => r.assertion))).toEqual(new Set(workloadTokens));
     const histories = await Promise.all(handles.map((h) => historyText(h)));
     // The histories read as text (payloads decoded): absence below means something.
     expect(histories.join('\n')).toContain('hello, client fleet-post');
