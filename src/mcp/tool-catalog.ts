@@ -123,7 +123,7 @@ async function build(connections: McpConnections, list: ListOne): Promise<BuiltC
  * @throws Error when there are servers and none of them could be listed.
  */
 export async function buildToolCatalog(connections: McpConnections): Promise<ToolCatalog> {
-  return (await build(connections, (server) => listForTurn(connections, server))).catalog;
+  return (await buildToolCatalogReport(connections)).catalog;
 }
 
 /** {@link buildToolCatalog}, with the servers it left out and why (for `mcp-host tools`). */

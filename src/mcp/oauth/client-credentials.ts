@@ -8,9 +8,9 @@
  * and nothing of them in any workflow argument, result or log line.
  */
 import { createPrivateKey } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { ClientCredentialsProvider, PrivateKeyJwtProvider, type OAuthClientProvider, type StoredOAuthClientInformation } from '@modelcontextprotocol/client';
 import { HostError } from '../../errors/host-error';
+import { readCredentialFile } from './credential-file';
 import type { OAuthServerConfig } from './oauth-config';
 
 /** The name the host gives itself in the client metadata. */
@@ -23,13 +23,9 @@ class PostClientCredentialsProvider extends ClientCredentialsProvider {
   }
 }
 
+/** A secret or key from its file, without the trailing newline an editor or `echo` leaves. */
 function readSecretFile(server: string, field: string, path: string): string {
-  try {
-    return readFileSync(path, 'utf8').replace(/\r?\n$/, '');
-  } catch (err) {
-    const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
-    throw new HostError(`MCP server "${server}": cannot read oauth.${field} ${JSON.stringify(path)} (${why})`, 'mcp.connect_failed', false);
-  }
+  return readCredentialFile(server, field, path).replace(/\r?\n$/, '');
 }
 
 /** The JWS algorithm a key signs with when mcp.json names none. */

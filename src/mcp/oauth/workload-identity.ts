@@ -16,7 +16,6 @@
  * authorization server's error instead. It sees that error through the fetch the transport is given
  * ({@link WorkloadIdentityProvider.fetch}, wired in oauth-transport.ts).
  */
-import { readFileSync } from 'node:fs';
 import {
   OAuthError,
   OAuthErrorCode,
@@ -29,6 +28,7 @@ import {
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import { HostError } from '../../errors/host-error';
+import { readCredentialFile } from './credential-file';
 import type { OAuthServerConfig } from './oauth-config';
 
 /** The grant type of RFC 7523 §2.1. */
@@ -151,14 +151,7 @@ export class WorkloadIdentityProvider implements OAuthClientProvider {
   private readAssertion(): string {
     const source = this.options.assertion;
     if ('value' in source) return source.value;
-    let text: string;
-    try {
-      text = readFileSync(source.file, 'utf8');
-    } catch (err) {
-      const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
-      throw new HostError(`MCP server "${this.options.server}": cannot read oauth.assertionFile ${JSON.stringify(source.file)} (${why})`, 'mcp.connect_failed', false);
-    }
-    const assertion = text.trim();
+    const assertion = readCredentialFile(this.options.server, 'assertionFile', source.file).trim();
     if (assertion === '') throw new HostError(`MCP server "${this.options.server}": oauth.assertionFile ${JSON.stringify(source.file)} is empty`, 'mcp.connect_failed', false);
     return assertion;
   }
