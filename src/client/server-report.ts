@@ -11,7 +11,7 @@ import { McpConnections } from '../mcp/mcp-connections';
 import { oauthStorePath } from '../mcp/oauth/token-store-path';
 import { OAuthTokenStore } from '../mcp/oauth/token-store';
 import { isToolAllowed } from '../mcp/is-tool-allowed';
-import { DEFAULT_TOOL_TIMEOUT_MS, listServerTools, MIN_LISTING_CONNECT_WAIT_MS } from '../mcp/tool-catalog';
+import { listingConnectWaitMs, listServerTools } from '../mcp/tool-catalog';
 import { serverAuthState } from './server-auth';
 import type { ListedCount, ServerRow, ToolCount } from './server-row';
 
@@ -109,8 +109,10 @@ async function serverRow(connections: McpConnections, server: McpServerConfig, s
   const config = configPart(connections, server);
   try {
     // Waited for as a turn's listing waits (src/mcp/tool-catalog.ts): a server still connecting past it is failing.
-    const connectWaitMs = Math.max(MIN_LISTING_CONNECT_WAIT_MS, server.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS);
-    const connected = await connections.use(server.name, (client) => connectedPart(connections, server, client), { failFastWhenDown: true, connectWaitMs });
+    const connected = await connections.use(server.name, (client) => connectedPart(connections, server, client), {
+      failFastWhenDown: true,
+      connectWaitMs: listingConnectWaitMs(server),
+    });
     return { ...config, ...connected, auth: await serverAuthState(server, undefined, store) };
   } catch (err) {
     return { ...config, health: 'failing', error: errorLine(connections, err), auth: await serverAuthState(server, err, store) };

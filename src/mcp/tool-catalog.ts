@@ -40,6 +40,14 @@ interface BuiltCatalog {
   unavailable: UnavailableServer[];
 }
 
+/**
+ * How long a turn's listing waits for a server still connecting: its timeoutMs, 30 s at least (the
+ * CLI's views wait as long).
+ */
+export function listingConnectWaitMs(server: McpServerConfig): number {
+  return Math.max(MIN_LISTING_CONNECT_WAIT_MS, server.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS);
+}
+
 /** Lists one server for a catalogue; a cache may answer from an earlier listing. */
 type ListOne = (server: McpServerConfig) => Promise<ServerListing>;
 
@@ -49,10 +57,7 @@ type ListOne = (server: McpServerConfig) => Promise<ServerListing>;
  * only: the others go on without it until that connect ends.
  */
 function listForTurn(connections: McpConnections, server: McpServerConfig): Promise<ServerListing> {
-  return listServer(connections, server, {
-    failFastWhenDown: true,
-    connectWaitMs: Math.max(MIN_LISTING_CONNECT_WAIT_MS, server.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS),
-  });
+  return listServer(connections, server, { failFastWhenDown: true, connectWaitMs: listingConnectWaitMs(server) });
 }
 
 /** One server's tools the host can offer (all pages, filtered, checked); rejects when it cannot be listed. */
