@@ -17,11 +17,11 @@ import * as path from 'node:path';
 import { conversationOptions } from '../src/client/conversation-options';
 import { initialProgressAttributes } from '../src/client/progress-attributes';
 import { startMetadata } from '../src/client/start-metadata';
-import { PROGRESS_ATTRIBUTES } from '../src/workflows/progress-attributes';
+import { PROGRESS_ATTRIBUTES, WAITING_INPUT_ATTRIBUTE } from '../src/workflows/progress-attributes';
 import { findTemporalCli } from '../src/temporal/find-temporal-cli';
 import { conversationWorkflow } from '../src/workflows';
-import { approveToolCallsUpdate, denyToolCallsUpdate, endSignal, sendMessageUpdate, statusQuery } from '../src/workflows/definitions';
-import { RECORDED_SCENARIOS, recordedWorkflowId, type RecordedApproval, type RecordedScenario } from '../test/support/recorded-scenarios';
+import { approveToolCallsUpdate, denyToolCallsUpdate, endSignal, respondToInputUpdate, sendMessageUpdate, statusQuery } from '../src/workflows/definitions';
+import { RECORDED_SCENARIOS, recordedWorkflowId, type RecordedApproval, type RecordedInput, type RecordedScenario } from '../test/support/recorded-scenarios';
 import { historyToJson } from '../test/support/history-json';
 import { REPO_ROOT } from '../test/support/repo';
 import { scheduledActivityTypes } from '../test/support/scheduled-activities';
@@ -67,6 +67,21 @@ async function sendApprovals(handle: WorkflowHandle, approvals: readonly Recorde
   }
 }
 
+/** Sends the turn's answers to servers' requests, each once a request of its server waits. */
+async function sendInputs(handle: WorkflowHandle, inputs: readonly RecordedInput[]): Promise<void> {
+  for (const input of inputs) {
+    const giveUpAt = Date.now() + 30_000;
+    let requestId: string | undefined;
+    for (;;) {
+      requestId = ((await handle.query(statusQuery)).pendingInputs ?? []).find((p) => p.server === input.server)?.requestId;
+      if (requestId !== undefined) break;
+      if (Date.now() > giveUpAt) throw new Error(`no request of server ${input.server} waited within 30 s`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await handle.executeUpdate(respondToInputUpdate, { args: [{ requestId, action: input.action, ...(input.content !== undefined ? { content: input.content } : {}) }] });
+  }
+}
+
 /** Runs one scenario to its end and returns its history as pretty-printed proto JSON. */
 async function record(scenario: RecordedScenario): Promise<string> {
   const worker = await startTestWorker({ servers: scenario.servers(), script: scenario.script });
@@ -77,13 +92,14 @@ async function record(scenario: RecordedScenario): Promise<string> {
       workflowId: recordedWorkflowId(scenario.name),
       args: [{ options }],
       ...(scenario.startedWithProgress
-        ? { ...startMetadata(scenario.turns[0]?.text ?? '', options), typedSearchAttributes: initialProgressAttributes() }
+        ? { ...startMetadata(scenario.turns[0]?.text ?? '', options), typedSearchAttributes: initialProgressAttributes(true) }
         : {}),
     });
     let recordedRunId: string | undefined; // the run after the continue-as-new, when the scenario has one
     for (const [index, turn] of scenario.turns.entries()) {
       const answer = handle.executeUpdate(sendMessageUpdate, { args: [turn.text] });
       if (turn.approvals) await sendApprovals(handle, turn.approvals);
+      if (turn.inputs) await sendInputs(handle, turn.inputs);
       const result = await answer;
       expectFields(`${scenario.name} turn ${index + 1}`, result, turn.expect);
       if (scenario.continuesAsNewAfterTurn === index + 1) recordedRunId = await newRun(handle.workflowId, handle.firstExecutionRunId, worker.client);
@@ -119,7 +135,7 @@ async function main(): Promise<void> {
     server: {
       executable: { type: 'existing-path', path: cli.path },
       ip: '127.0.0.1',
-      searchAttributes: [...PROGRESS_ATTRIBUTES],
+      searchAttributes: [...PROGRESS_ATTRIBUTES, WAITING_INPUT_ATTRIBUTE],
       log: { format: 'pretty', level: 'error' },
     },
   });

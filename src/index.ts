@@ -12,6 +12,7 @@ export type * from './client/conversation-events';
 export type { Follower, FollowOptions } from './client/follow-conversation';
 export type { ConversationListing, MessageIdentity } from './client/commands';
 export type { WaitingConversation } from './client/approvals';
+export type { InputResponse } from './client/input-requests';
 export type { ApprovalMode } from './approval/approval-mode';
 export type { ConversationOptionsInput } from './client/conversation-options';
 export { loadMcpConfig, parseMcpConfig, McpConfigError, type McpServerConfig, type ToolFilter } from './mcp/config';

@@ -34,6 +34,7 @@ import { OAuthTokenStore } from '../../src/mcp/oauth/token-store';
 import { headlessAuthorization } from './headless-authorization';
 import { ToolCatalogCache } from '../../src/mcp/tool-catalog';
 import { sampleArguments } from './sample-arguments';
+import { standInAnswer } from './stand-in-user';
 import { contextToolCalls, scenarioArguments, type PlannedCall } from './scenario-arguments';
 
 /** The name the test server has in the host's configuration. */
@@ -141,7 +142,7 @@ async function runHost(url: string, scenario: string): Promise<void> {
     const { tools } = listed.catalog;
     report('tools', { names: tools.map((tool) => tool.name) });
 
-    const callTool = createCallTool({ connections });
+    const callTool = createCallTool({ connections, asker: () => ({ roots: [], ask: (request) => Promise.resolve(standInAnswer(request)) }) });
     const named = contextToolCalls(conformanceContext());
     const planned: PlannedCall[] =
       named ??
@@ -158,12 +159,25 @@ async function runHost(url: string, scenario: string): Promise<void> {
       }
       const [claudeName, route] = found;
       try {
-        const result = await inActivity(activities, callTool, {
-          server: route.server,
-          tool: route.name,
-          arguments: call.arguments,
-          toolUseId: `toolu_conformance_${claudeName}`,
-        });
+        const input = { server: route.server, tool: route.name, arguments: call.arguments, toolUseId: `toolu_conformance_${claudeName}` };
+        let result = await inActivity(activities, callTool, input);
+        // 2026-07-28 `input_required`: answered as the workflow would, with the stand-in user's answers.
+        for (let round = 1; result.inputRequired !== undefined && round <= 10; round++) {
+          const { inputRequests, answered, requestState } = result.inputRequired;
+          const inputResponses: Record<string, unknown> = { ...answered };
+          let refused: string | undefined;
+          for (const [key, request] of Object.entries(inputRequests)) {
+            const answer = standInAnswer(request);
+            if ('error' in answer) refused = answer.error.message;
+            else inputResponses[key] = answer.result;
+          }
+          if (refused !== undefined) {
+            result = { content: `[host] ${refused}`, isError: true, truncatedChars: 0 };
+            break;
+          }
+          report('input_answered', { tool: route.name, keys: Object.keys(inputRequests) });
+          result = await inActivity(activities, callTool, { ...input, inputResponses, ...(requestState !== undefined ? { requestState } : {}) });
+        }
         report('tool_result', { tool: route.name, arguments: call.arguments, ...result });
       } catch (err) {
         // What the workflow writes for Claude when the call fails for good (src/workflows/run-tools.ts).

@@ -14,11 +14,20 @@ import { classified, classifyError } from '../errors/classify-error';
 import { toolAttemptTimeouts } from '../errors/tool-retry-policy';
 import { HostError } from '../errors/host-error';
 import { ToolAttemptBudget } from './tool-attempt-budget';
-import type { ToolCallInput, ToolCallOutput } from './types';
+import type { ToolCallInput, ToolCallOutput, ToolInputRequired } from './types';
+import { announceRoots, beginAsking, rootsFor, type CallAsker } from '../mcp/server-requests';
+import type { McpServerConfig } from '../mcp/config';
+import type { ServerInputRequest } from '../input/input-requests';
 
 /** What `callTool` needs from the worker. */
 export interface CallToolDeps {
   connections: McpConnections;
+  /**
+   * Who answers a 2025 server's request during the call (a form, a completion): in the worker, the
+   * call's conversation (src/activities/call-inputs.ts). Without one, a form is cancelled and a
+   * completion refused.
+   */
+  asker?: (context: Context, input: ToolCallInput) => CallAsker;
   /** Cap on a result's text, in characters (about 4 per token). */
   maxResultChars?: number;
 }
@@ -37,6 +46,14 @@ const PING_TIMEOUT_MS = 5000;
  * schema): the `Mcp-Param-*` headers and the output-schema check it would add are done here instead.
  */
 const AnyResult = z.unknown();
+/** Rounds the worker answers by itself (roots, a bare `requestState`) before it hands the call to the workflow. */
+const MAX_OWN_LEGS = 10;
+/** The pause before sending a bare `requestState` back (a server shedding load), as the SDK paces it. */
+const REQUEST_STATE_PACING_MS = 250;
+
+/** What a round after `input_required` adds to the call. */
+type RoundParams = Pick<ToolCallInput, 'inputResponses' | 'requestState'>;
+
 /** The longest output-schema mismatch description passed to Claude. */
 const MAX_MISMATCH_CHARS = 2000;
 
@@ -105,13 +122,25 @@ async function callTool(deps: CallToolDeps, input: ToolCallInput, context: Conte
   /** The tool as this worker last listed it: headers to mirror, the output schema to check against. */
   let definition: ToolDefinition | undefined;
 
-  const send = (): Promise<unknown> =>
+  /** The `tools/call` params: name and arguments, and on a 2026-07-28 round after `input_required`, the answers and the server's state. */
+  const params = (again: RoundParams): Record<string, unknown> => ({
+    name: input.tool,
+    arguments: input.arguments,
+    ...(again.inputResponses !== undefined ? { inputResponses: again.inputResponses } : {}),
+    ...(again.requestState !== undefined ? { requestState: again.requestState } : {}),
+  });
+  const send = (again: RoundParams): Promise<unknown> =>
     deps.connections.use(input.server, async (client) => {
       definition = await definitionForCall(deps.connections, server, input.tool, signal);
+      // A 2025 server's requests during the call reach this call's conversation (src/mcp/server-requests.ts).
+      const stopAsking = deps.asker !== undefined ? beginAsking(client, deps.asker(context, input)) : undefined;
+      if (client.getProtocolEra() !== 'modern') await announceRoots(client, server, input.roots ?? []);
       const request = (): Promise<unknown> => {
         const headers = paramHeadersForCall(client, server, definition, input.arguments);
-        return client.request({ method: 'tools/call', params: { name: input.tool, arguments: input.arguments } }, AnyResult, {
+        return client.request({ method: 'tools/call', params: params(again) }, AnyResult, {
           signal,
+          // 2026-07-28: an `input_required` answer comes back here, for the workflow to answer.
+          allowInputRequired: true,
           timeout: timeoutMs,
           resetTimeoutOnProgress: true,
           onprogress: (update) => {
@@ -144,6 +173,8 @@ async function callTool(deps: CallToolDeps, input: ToolCallInput, context: Conte
           ? `did not finish within ${deadlineMs} ms (progress notifications kept extending the server's timeoutMs of ${timeoutMs} ms)`
           : `timed out after ${timeoutMs} ms (the server's timeoutMs)`;
         throw new HostError(`tools/call "${input.tool}" on MCP server "${input.server}" ${why}`, 'mcp.timeout', true);
+      } finally {
+        stopAsking?.();
       }
       // A server that does not finish connecting fails the attempt at its deadline (a failure that
       // sent nothing) rather than after the handshake's minute, past its start-to-close timeout.
@@ -153,7 +184,7 @@ async function callTool(deps: CallToolDeps, input: ToolCallInput, context: Conte
   try {
     let result: unknown;
     try {
-      result = await send();
+      result = await send(input);
     } catch (err) {
       const kind = transportFailureKind(err);
       if (kind === undefined) throw err;
@@ -166,13 +197,22 @@ async function callTool(deps: CallToolDeps, input: ToolCallInput, context: Conte
       }
       context.log.warn(deps.connections.redact(`MCP server "${input.server}" was not reachable (${messageOf(err)}); reconnecting and sending the call again`));
       try {
-        result = await send();
+        result = await send(input);
       } catch (again) {
         if (transportFailureKind(again) === undefined) throw again;
         throw new HostError(`MCP server "${input.server}" is not reachable: ${messageOf(again)}`, 'mcp.unreachable', true);
       }
     }
     if (typeof result !== 'object' || result === null || Array.isArray(result)) throw protocolError(input, 'a result that is not an object');
+    // 2026-07-28: the server needs input first. Roots (and a bare `requestState` round) are the
+    // worker's to answer at once; a form or a completion goes to the workflow, which keeps the wait.
+    for (let leg = 1; isInputRequired(result); leg++) {
+      const split = splitInputRequests(result, server, input.roots ?? []);
+      if (Object.keys(split.inputRequests).length > 0 || leg > MAX_OWN_LEGS) return { content: [], isError: false, truncatedChars: 0, inputRequired: split };
+      if (Object.keys(split.answered).length === 0) await context.sleep(REQUEST_STATE_PACING_MS);
+      result = await send({ ...(Object.keys(split.answered).length > 0 ? { inputResponses: split.answered } : {}), ...(split.requestState !== undefined ? { requestState: split.requestState } : {}) });
+      if (typeof result !== 'object' || result === null || Array.isArray(result)) throw protocolError(input, 'a result that is not an object');
+    }
     const checked = checkStructuredContent(definition?.outputSchema, result);
     if (checked.kind === 'mismatch') {
       context.log.warn(deps.connections.redact(`MCP server "${input.server}" tool "${input.tool}": ${checked.detail}; Claude gets a tool error instead of the result`));
@@ -230,4 +270,30 @@ function cancellationOf(context: Context): CancelledFailure {
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** A 2026-07-28 `input_required` result (SEP-2322): requests for input, or only state to send back. */
+function isInputRequired(result: object): result is { resultType: 'input_required'; inputRequests?: Record<string, unknown>; requestState?: string } {
+  return (result as { resultType?: unknown }).resultType === 'input_required';
+}
+
+/** Roots answered here; every other request (by the server's key) left for the workflow. */
+function splitInputRequests(
+  result: { inputRequests?: Record<string, unknown>; requestState?: string },
+  server: McpServerConfig,
+  conversationRoots: readonly string[],
+): ToolInputRequired {
+  const inputRequests: Record<string, ServerInputRequest> = {};
+  const answered: Record<string, unknown> = {};
+  for (const [key, request] of Object.entries(result.inputRequests ?? {})) {
+    const method = typeof request === 'object' && request !== null ? (request as { method?: unknown }).method : undefined;
+    if (method === 'roots/list') answered[key] = rootsFor(server, conversationRoots);
+    else inputRequests[key] = { method: typeof method === 'string' ? method : 'unknown', ...paramsOf(request) };
+  }
+  return { inputRequests, answered, ...(typeof result.requestState === 'string' ? { requestState: result.requestState } : {}) };
+}
+
+function paramsOf(request: unknown): { params?: Record<string, unknown> } {
+  const params = typeof request === 'object' && request !== null ? (request as { params?: unknown }).params : undefined;
+  return typeof params === 'object' && params !== null && !Array.isArray(params) ? { params: params as Record<string, unknown> } : {};
 }

@@ -10,8 +10,10 @@ import { ToolCatalogCache } from '../mcp/tool-catalog';
 import type { ClaudeCallLimits } from '../errors/claude-time-limits';
 import { createCallClaude, type ClaudeTextDelta } from './call-claude';
 import { createCallTool } from './call-tool';
+import { callAsker } from './call-inputs';
 import { createListTools } from './list-tools';
 import { releasingStickyQueueOnRetry } from './release-sticky-queue';
+import { createSampleMessage } from './sample-message';
 import { createSummarizeContext } from './summarize-context';
 import { TranscriptReader } from './transcript-reader';
 import type { ConversationActivities } from './types';
@@ -63,11 +65,13 @@ export function createActivities(deps: ActivityDeps): ConversationActivities {
       ),
     ),
     summarizeContext: released(withClaudeFailureDelays(withRedactedFailures(createSummarizeContext({ claude: deps.claude, transcripts }), secrets))),
+    sampleMessage: released(withClaudeFailureDelays(withRedactedFailures(createSampleMessage({ claude: deps.claude }), secrets))),
     listTools: released(withRedactedFailures(createListTools(new ToolCatalogCache(deps.mcp)), secrets)),
     callTool: released(
       withRedactedFailures(
         createCallTool({
           connections: deps.mcp,
+          asker: (context, input) => callAsker(deps.temporal, context, input),
           ...(deps.maxResultChars !== undefined ? { maxResultChars: deps.maxResultChars } : {}),
         }),
         secrets,

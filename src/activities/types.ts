@@ -9,6 +9,7 @@ import type { ContextSummary } from '../context/context-summary';
 import type { ContentBlockParam, MessageParam, StopReason, ToolCatalog, TranscriptRef } from '../conversation/types';
 import type { ToolResultBlock } from '../conversation/transcript';
 import type { ReplyUsage } from '../claude/reply-usage';
+import type { ServerInputRequest } from '../input/input-requests';
 
 /** Input of `callClaude`. */
 export interface ClaudeCallInput {
@@ -83,6 +84,42 @@ export interface ToolCallInput {
    * (`src/errors/tool-retry-policy.ts`). Absent in calls scheduled before the field existed: not idempotent.
    */
   idempotent?: boolean;
+  /** The conversation's own roots (`start --root`), offered beside the server's when it asks for `roots/list`. */
+  roots?: string[];
+  /**
+   * A 2026-07-28 server answered the previous round with `input_required`: this round sends the
+   * answers (by the server's keys) and its `requestState` back, byte for byte (SEP-2322).
+   */
+  inputResponses?: Record<string, unknown>;
+  requestState?: string;
+}
+
+/**
+ * A 2026-07-28 server needs input before it can answer (`resultType: "input_required"`): the
+ * requests the workflow must have answered (elicitation, sampling; by the server's keys), the
+ * answers the worker gave itself (roots), and the state to send back.
+ */
+export interface ToolInputRequired {
+  inputRequests: Record<string, ServerInputRequest>;
+  answered: Record<string, unknown>;
+  requestState?: string;
+}
+
+/** Input of `sampleMessage`: a server's `sampling/createMessage` params, to be answered by Claude. */
+export interface SamplingInput {
+  server: string;
+  /** The request's params as the server sent them (messages, systemPrompt, maxTokens, modelPreferences, tools…). */
+  params: Record<string, unknown>;
+  /** The conversation's model: the default when the server's preferences name none Claude has. */
+  model: string;
+  /** The most tokens the host lets a server's completion take, whatever it asks. */
+  maxTokensCap: number;
+}
+
+/** Output of `sampleMessage`: the MCP `CreateMessageResult` and the tokens it took. */
+export interface SamplingOutput {
+  result: Record<string, unknown>;
+  usage: ReplyUsage;
 }
 
 /** Output of `callTool`: the MCP result already in `tool_result` form (S10, S13, S14). */
@@ -90,6 +127,8 @@ export interface ToolCallOutput {
   content: ToolResultBlock['content'];
   isError: boolean;
   truncatedChars: number;
+  /** Set instead of a result when a 2026-07-28 server needs input first (the other fields are then empty). */
+  inputRequired?: ToolInputRequired;
 }
 
 /** The activities the conversation workflow schedules. */
@@ -98,4 +137,5 @@ export interface ConversationActivities {
   listTools(input: ListToolsInput): Promise<ListToolsResult>;
   callTool(input: ToolCallInput): Promise<ToolCallOutput>;
   summarizeContext(input: SummarizeInput): Promise<SummarizeResult>;
+  sampleMessage(input: SamplingInput): Promise<SamplingOutput>;
 }

@@ -7,6 +7,7 @@ import { endConversation, history, newConversationId, sendMessage, startConversa
 import type { ConversationOptionsInput } from './conversation-options';
 import { LiveTurn } from './live-turn';
 import { answerWithApprovals } from './approval-prompt';
+import { answerWithInputs, oneQuestionAtATime } from './input-prompt';
 import { renderHistory } from './render-history';
 import { renderStatus } from './render-status';
 
@@ -21,6 +22,8 @@ export async function runChat(
   options: { id?: string; conversation: ConversationOptionsInput },
 ): Promise<number> {
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
+  // The approval and input prompts of a running turn take turns at the terminal (src/client/input-prompt.ts).
+  const questions = oneQuestionAtATime(rl);
   let id = options.id;
   if (id !== undefined) {
     try {
@@ -78,8 +81,10 @@ export async function runChat(
             : sendMessage(client, current, line, { messageId });
         // Live, the new conversation's id comes first: the answer streams after it.
         if (live && newId !== undefined) console.log(`(conversation ${newId})`);
-        // A tool call that waits for approval is asked about inline (src/client/approval-prompt.ts).
-        const asking = (): Promise<TurnResult | undefined> => answerWithApprovals(client, rl, current, turn());
+        // A tool call that waits for approval, and a server's request for input, are asked about
+        // inline (src/client/approval-prompt.ts, src/client/input-prompt.ts).
+        const asking = (): Promise<TurnResult | undefined> =>
+          answerWithApprovals(client, questions, current, answerWithInputs(client, questions, current, turn()));
         const { result, answered } = live ? await live.run(current, messageId, asking) : { result: await asking(), answered: false };
         if (result) {
           if (!answered) console.log(`claude> ${result.text}`);

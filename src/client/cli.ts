@@ -3,6 +3,8 @@
  * Every verb is also a library function (commands.ts). Errors: one line on stderr, exit code 1;
  * bad usage: exit code 2.
  */
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ServiceError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { readSettings, type Settings } from '../config/settings';
@@ -24,6 +26,10 @@ import type { ContextStrategy } from '../context/context-strategy';
 import { renderHistory } from './render-history';
 import { FOLLOW_FLAGS, followChoice, sendLive } from './live-turn';
 import { approveToolCalls, denyToolCalls, listPendingApprovals, renderApprovalAnswer, renderPendingApprovals, turnOrApproval, waitingNotice } from './approvals';
+import { respondToInput, type InputResponse } from './input-requests';
+import { renderInputAnswer } from './render-inputs';
+import { waitingInputAttributeRegistered } from './progress-attributes';
+import { WAITING_INPUT_ATTRIBUTE } from '../workflows/progress-attributes';
 
 /** Thrown for wrong usage: printed with the usage text, exit code 2. */
 export class UsageError extends Error {}
@@ -31,19 +37,28 @@ export class UsageError extends Error {}
 /** The usage text. */
 export const USAGE = `usage:
   mcp-host start [--id ID] [--system TEXT] [--model M] [--max-tokens N] [--max-iterations N]
-                [--context keep_all|last_turns:N|placeholder_tool_results:N|summarize:N] [--no-cache] [--wait] MESSAGE
+                [--context keep_all|last_turns:N|placeholder_tool_results:N|summarize:N] [--no-cache]
+                [--root URI|PATH]… [--input-timeout SECONDS] [--wait] MESSAGE
+                                             (--root: roots offered to servers beside mcp.json's; --input-timeout:
+                                              a server's request for input is declined by itself after that long)
   mcp-host send ID MESSAGE [--follow|--no-follow]
                                              (tool calls and answer live on a terminal; --follow: progress on stderr
-                                              without one; exit code 3: the turn waits for a tool approval, see approve/deny)
+                                              without one; exit code 3: the turn waits for a tool approval or a
+                                              server's request for input, see approve/deny/respond)
   mcp-host history ID [--json]
   mcp-host status ID [--json]
   mcp-host end ID
   mcp-host context ID keep_all|last_turns:N|placeholder_tool_results:N|summarize:N   (from the next Claude call)
   mcp-host cancel ID                         (cancels the running turn only; the conversation goes on)
-  mcp-host pending [--limit N] [--json]      (conversations whose turn waits for a tool approval, with the calls)
+  mcp-host pending [--limit N] [--json]      (conversations whose turn waits for a tool approval or for a server's
+                                              request for input, with the calls and requests)
   mcp-host approve ID [TOOL_USE_ID…]         (all waiting calls of ID when none are named)
   mcp-host deny ID [TOOL_USE_ID…] [--reason TEXT]
-  mcp-host chat [--id ID] [--system TEXT] [--model M] [--context SPEC] [--no-cache]
+  mcp-host respond ID REQUEST_ID --json CONTENT|--accept|--decline|--cancel
+                                             (answers a server's request for input: --json accepts a form with
+                                              that JSON object; --accept with nothing: a URL visited, a completion
+                                              allowed, a form whose fields all have defaults)
+  mcp-host chat [--id ID] [--system TEXT] [--model M] [--context SPEC] [--no-cache] [--root URI|PATH]… [--input-timeout S]
   mcp-host login SERVER [--port N]           (OAuth login to an HTTP server of MCP_CONFIG, for every worker;
                                               tokens in MCP_HOST_OAUTH_STORE or ~/.config/durable-mcp-host/)
   mcp-host list [--state idle|running|ended] [--limit N] [--json]
@@ -67,6 +82,28 @@ function positiveInt(name: string, raw: string | undefined): number | undefined 
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) throw new UsageError(`--${name} must be a positive integer, got "${raw}"`);
   return value;
+}
+
+/**
+ * `respond`'s answer from its flags: exactly one of `--json CONTENT` (accept with that JSON object),
+ * `--accept` (accept with no content), `--decline`, `--cancel`.
+ */
+export function inputResponseFlags(values: { json?: string | undefined; accept?: boolean | undefined; decline?: boolean | undefined; cancel?: boolean | undefined }): InputResponse {
+  const given = [values.json !== undefined, values.accept === true, values.decline === true, values.cancel === true].filter(Boolean).length;
+  if (given !== 1) throw new UsageError(`respond takes exactly one of --json CONTENT, --accept, --decline, --cancel (got ${given})`);
+  if (values.decline === true) return { action: 'decline' };
+  if (values.cancel === true) return { action: 'cancel' };
+  if (values.json === undefined) return { action: 'accept' };
+  let content: unknown;
+  try {
+    content = JSON.parse(values.json);
+  } catch (e) {
+    throw new UsageError(`--json is not valid JSON (${e instanceof Error ? e.message : String(e)}): ${values.json}`);
+  }
+  if (typeof content !== 'object' || content === null || Array.isArray(content)) {
+    throw new UsageError(`--json must be a JSON object of the form's fields, like {"name":"Ada"}, not ${values.json}`);
+  }
+  return { action: 'accept', content: content as Record<string, unknown> };
 }
 
 function exactly(positionals: string[], names: string[]): string[] {
@@ -93,6 +130,8 @@ const CONVERSATION_FLAGS = {
   'max-iterations': { type: 'string' },
   context: { type: 'string' },
   'no-cache': { type: 'boolean' },
+  root: { type: 'string', multiple: true },
+  'input-timeout': { type: 'string' },
 } as const;
 
 /** The conversation options the shared flags set. */
@@ -103,9 +142,13 @@ function conversationFlags(values: {
   'max-iterations'?: string | undefined;
   context?: string | undefined;
   'no-cache'?: boolean | undefined;
+  root?: string[] | undefined;
+  'input-timeout'?: string | undefined;
 }): ConversationOptionsInput {
   const maxTokens = positiveInt('max-tokens', values['max-tokens']);
   const maxIterations = positiveInt('max-iterations', values['max-iterations']);
+  const inputTimeoutSeconds = positiveInt('input-timeout', values['input-timeout']);
+  const inputTimeoutMs = inputTimeoutSeconds !== undefined ? inputTimeoutSeconds * 1000 : undefined;
   let context: ContextStrategy | undefined;
   try {
     context = values.context !== undefined ? parseContextStrategy(values.context) : undefined;
@@ -119,7 +162,16 @@ function conversationFlags(values: {
     ...(maxIterations !== undefined ? { maxIterations } : {}),
     ...(context !== undefined ? { context } : {}),
     ...(values['no-cache'] === true ? { promptCache: { enabled: false } } : {}),
+    ...(values.root !== undefined && values.root.length > 0 ? { roots: values.root.map(rootUri) } : {}),
+    ...(inputTimeoutMs !== undefined ? { inputTimeoutMs } : {}),
   };
+}
+
+/** A `--root`: a URI as given, or a local path made a `file://` URI. */
+function rootUri(value: string): string {
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(value)) return value;
+  if (value.trim() === '') throw new UsageError('--root: expected a URI or a path');
+  return pathToFileURL(path.resolve(value)).href;
 }
 
 /** How a CLI invocation ends. */
@@ -180,7 +232,7 @@ export async function runCli(
         // A turn waiting for a tool approval may wait for days: say so and how to go on, exit 3.
         const outcome = await turnOrApproval(await client(), id ?? '', sent.turn);
         if (outcome.kind === 'answer') return printTurn(sent.answered() ? { ...outcome.result, text: '' } : outcome.result, out, err);
-        err(waitingNotice(id ?? '', outcome.pending));
+        err(waitingNotice(id ?? '', outcome.pending, outcome.inputs));
         return APPROVAL_EXIT_CODE;
       }
       case 'pending': {
@@ -188,7 +240,12 @@ export async function runCli(
         exactly(positionals, []);
         const limit = positiveInt('limit', values.limit) ?? 50;
         const rows = await listPendingApprovals(await client(), { taskQueue: config().taskQueue, limit });
-        out(values.json ? JSON.stringify(rows, null, 2) : renderPendingApprovals(rows));
+        // Without the optional attribute, a conversation waiting for input alone is not found: say so.
+        const inputs = await waitingInputAttributeRegistered(await client());
+        if (!inputs) {
+          err(`mcp-host: the namespace has no ${WAITING_INPUT_ATTRIBUTE.name} search attribute: conversations waiting only for a server's input are not listed (register it: docs/cluster.md#search-attributes)`);
+        }
+        out(values.json ? JSON.stringify(rows, null, 2) : renderPendingApprovals(rows, { inputs }));
         return 0;
       }
       case 'approve': {
@@ -203,6 +260,13 @@ export async function runCli(
         const [id, ...toolUseIds] = positionals;
         if (id === undefined) throw new UsageError('expected ID [TOOL_USE_ID…] [--reason TEXT]');
         out(renderApprovalAnswer('denied', await denyToolCalls(await client(), id, toolUseIds, values.reason)));
+        return 0;
+      }
+      case 'respond': {
+        const { values, positionals } = parse({ json: { type: 'string' }, accept: { type: 'boolean' }, decline: { type: 'boolean' }, cancel: { type: 'boolean' } });
+        const [id, requestId] = exactly(positionals, ['ID', 'REQUEST_ID']);
+        const response = inputResponseFlags(values);
+        out(renderInputAnswer(response.action, await respondToInput(await client(), id ?? '', { requestId: requestId ?? '', ...response })));
         return 0;
       }
       case 'history': {

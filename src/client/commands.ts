@@ -10,7 +10,7 @@ import type { ContextStrategy } from '../context/context-strategy';
 import { conversationOptions, WORKFLOW_TASK_TIMEOUT_MS, type ConversationOptionsInput } from './conversation-options';
 import { readHistory } from './read-history';
 import { userMessageProblem } from '../conversation/user-message-problem';
-import { initialProgressAttributes, progressAttributesRegistered } from './progress-attributes';
+import { initialProgressAttributes, progressAttributesRegistered, waitingInputAttributeRegistered } from './progress-attributes';
 import { startMetadata } from './start-metadata';
 import { sendTurnWithRetry } from './turn-send-retry';
 import { listedProgress, listQuery, type ListedProgress } from './conversation-listing';
@@ -103,7 +103,9 @@ export async function startConversation(
     // What the Web UI shows of it (src/client/start-metadata.ts), and the search attributes it
     // keeps current where the namespace has them registered.
     ...startMetadata(message, conversation),
-    ...((await progressAttributesRegistered(target.client)) ? { typedSearchAttributes: initialProgressAttributes() } : {}),
+    ...((await progressAttributesRegistered(target.client))
+      ? { typedSearchAttributes: initialProgressAttributes(await waitingInputAttributeRegistered(target.client)) }
+      : {}),
   };
   try {
     if (options.wait) {

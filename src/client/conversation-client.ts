@@ -26,6 +26,7 @@ import type { ConversationEvent } from './conversation-events';
 import { followConversation, type Follower, type FollowOptions } from './follow-conversation';
 import { sendFollowing } from './follow-turn';
 import { approveToolCalls, denyToolCalls, listPendingApprovals, type ApprovalAnswer, type WaitingConversation } from './approvals';
+import { respondToInput, type InputResponse, type InputResponseAnswer } from './input-requests';
 
 /** Where conversations run and which model they default to. */
 export interface ConversationClientOptions {
@@ -152,7 +153,21 @@ export class ConversationClient {
     return denyToolCalls(this.client, id, options.toolUseIds ?? [], options.reason);
   }
 
-  /** This task queue's conversations whose turn waits for approval, each with its waiting calls (from visibility). */
+  /**
+   * Answers a request a server made in the middle of a tool call (a form, a URL visit, leave to run
+   * a completion), by its id (`in_…`, from `status` or `pending`): accept (a form's values as
+   * `content`; none for a URL visited or a completion allowed), decline or cancel. Refused, nothing
+   * recorded, for an unknown or already answered request, or content the form's schema refuses.
+   */
+  respond(id: string, requestId: string, response: InputResponse): Promise<InputResponseAnswer> {
+    return respondToInput(this.client, id, { requestId, ...response });
+  }
+
+  /**
+   * This task queue's conversations whose turn waits for approval or for input, each with its
+   * waiting calls and requests (from visibility; input-only waits where the namespace has the
+   * `McpHostWaitingInput` search attribute).
+   */
   pending(options: { limit?: number } = {}): Promise<WaitingConversation[]> {
     return listPendingApprovals(this.client, { taskQueue: this.taskQueue, ...options });
   }

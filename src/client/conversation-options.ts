@@ -65,6 +65,8 @@ export function conversationOptions(input: ConversationOptionsInput, defaultMode
     contextWindow: input.contextWindow ?? contextWindowOf(model),
     compactionThreshold: input.compactionThreshold ?? DEFAULT_COMPACTION_THRESHOLD,
     ...(input.prices !== undefined ? { prices: input.prices } : {}),
+    ...(input.roots !== undefined && input.roots.length > 0 ? { roots: [...input.roots] } : {}),
+    ...(input.inputTimeoutMs !== undefined ? { inputTimeoutMs: input.inputTimeoutMs } : {}),
   };
   const positive = (name: string, value: number): void => {
     if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${String(value)}`);
@@ -76,6 +78,10 @@ export function conversationOptions(input: ConversationOptionsInput, defaultMode
   positive('modelHeartbeatTimeoutMs', options.modelHeartbeatTimeoutMs);
   if (options.continueAsNewAfterEvents !== undefined) positive('continueAsNewAfterEvents', options.continueAsNewAfterEvents);
   if (options.contextWindow !== undefined) positive('contextWindow', options.contextWindow);
+  if (options.inputTimeoutMs !== undefined) positive('inputTimeoutMs', options.inputTimeoutMs);
+  for (const root of options.roots ?? []) {
+    if (typeof root !== 'string' || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(root)) throw new Error(`a root must be a URI such as file:///srv/docs, got ${JSON.stringify(root)}`);
+  }
   const threshold = options.compactionThreshold;
   if (threshold !== undefined && !(threshold > 0 && threshold <= 1)) {
     throw new Error(`compactionThreshold must be in (0, 1], got ${String(threshold)}`);

@@ -1,4 +1,5 @@
 import type { ConversationStatus } from '../conversation/types';
+import { pendingInputLine } from '../input/input-requests';
 import { pendingApprovalLine } from '../workflows/progress-text';
 
 /** The status query's answer as `mcp-host status` and chat's `/status` print it. */
@@ -7,9 +8,15 @@ export function renderStatus(s: ConversationStatus): string {
     `state: ${s.state}   turns: ${s.turnsCompleted}   pending: ${s.pendingTurns}   messages: ${s.messageCount}   tools: ${s.toolCount}`,
     `model calls: ${s.modelCalls}   tool calls: ${s.toolCalls} (errors: ${s.toolErrors}, host errors: ${s.hostToolErrors})`,
     `tokens: input ${s.usage.inputTokens}, output ${s.usage.outputTokens}, cache write ${s.usage.cacheCreationInputTokens}, cache read ${s.usage.cacheReadInputTokens}`,
+    // Completions Claude made for servers (sampling), when there were any; their tokens are in the line above too.
+    ...(s.sampling && s.sampling.calls > 0
+      ? [`sampling: ${s.sampling.calls} completion${s.sampling.calls === 1 ? '' : 's'} for servers, tokens: input ${s.sampling.usage.inputTokens}, output ${s.sampling.usage.outputTokens}`]
+      : []),
     `cost: ${s.cost.priced ? `$${s.cost.usd.toFixed(4)} (estimate)` : `unpriced model`}   context: ${s.context.strategy}, last prompt ${s.context.lastPromptTokens} of ${s.context.contextWindow} tokens${s.context.summaryCovers > 0 ? `, summary covers ${s.context.summaryCovers} messages` : ''}`,
     `last stop_reason: ${s.lastStopReason ?? '-'}   last turn: ${s.lastTurn ? s.lastTurn.status : '-'}`,
     // Statuses of workers before tool approval have no such field.
     ...(s.pendingApprovals ?? []).map((p, i) => `${i === 0 ? 'waiting for approval: ' : '                      '}${pendingApprovalLine(p)}`),
+    // Nor those before servers' input requests: answer with `mcp-host respond ID REQUEST_ID`.
+    ...(s.pendingInputs ?? []).map((p, i) => `${i === 0 ? 'waiting for input: ' : '                   '}${pendingInputLine(p)}`),
   ].join('\n');
 }

@@ -15,6 +15,8 @@ import { digestOf, extendDigest, EMPTY_DIGEST } from './digest';
 import { withUserText } from './transcript';
 import { addUsage, NO_USAGE } from './usage-totals';
 import { waitingApprovals, type ApprovalEntry } from '../approval/pending-approvals';
+import { waitingInputs, type InputEntry } from '../input/input-requests';
+import type { ServerInputResponses } from '../input/input-responses';
 import type {
   ContentBlockParam,
   ConversationOptions,
@@ -62,6 +64,18 @@ export interface ConversationState {
    * turns, so continue-as-new (only ever between turns) never carries a waiting call.
    */
   approvals: ApprovalEntry[];
+  /**
+   * Requests from servers in the middle of the running turn's tool calls, waiting for an answer
+   * (src/input). Empty between turns, like the approvals.
+   */
+  inputs: InputEntry[];
+  /**
+   * The answers given to servers' requests, per `tool_use` id, until that call has finished: an
+   * attempt after a lost worker that is asked the same question gets the same answer.
+   */
+  inputResponses: Record<string, ServerInputResponses>;
+  /** Completions Claude made for servers (sampling), counted apart as well as in `usage`. */
+  sampling: { calls: number; usage: UsageTotals };
 }
 
 /** The context window the guard works with: configured, or known for the model. */
@@ -95,12 +109,15 @@ export function newConversationState(options: ConversationOptions): Conversation
     contextSummary: null,
     lastPromptTokens: 0,
     approvals: [],
+    inputs: [],
+    inputResponses: {},
+    sampling: { calls: 0, usage: NO_USAGE },
   };
 }
 
 /** A state carried by continue-as-new, possibly from a run before a field existed. */
-export type CarriedState = Omit<ConversationState, 'accepted' | 'toolNames' | 'approvals'> &
-  Partial<Pick<ConversationState, 'accepted' | 'toolNames' | 'approvals'>>;
+type AddedLater = 'accepted' | 'toolNames' | 'approvals' | 'inputs' | 'inputResponses' | 'sampling';
+export type CarriedState = Omit<ConversationState, AddedLater> & Partial<Pick<ConversationState, AddedLater>>;
 
 /**
  * The state a run continues with, filling what runs before it did not carry: no accepted ids, and
@@ -109,7 +126,15 @@ export type CarriedState = Omit<ConversationState, 'accepted' | 'toolNames' | 'a
 export function continuedState(carried: CarriedState): ConversationState {
   const toolNames: GivenToolNames =
     carried.toolNames ?? (carried.catalog ? toolRouteEntries(carried.catalog).map(([name, route]) => [route.server, route.name, name]) : []);
-  return { ...carried, accepted: carried.accepted ?? [], toolNames, approvals: carried.approvals ?? [] };
+  return {
+    ...carried,
+    accepted: carried.accepted ?? [],
+    toolNames,
+    approvals: carried.approvals ?? [],
+    inputs: carried.inputs ?? [],
+    inputResponses: carried.inputResponses ?? {},
+    sampling: carried.sampling ?? { calls: 0, usage: NO_USAGE },
+  };
 }
 
 /** Queues a user turn and returns its id. */
@@ -191,6 +216,8 @@ export function statusOf(state: ConversationState, ended: boolean): Conversation
     messageCount: state.messages.length,
     toolCount: state.catalog?.tools.length ?? 0,
     pendingApprovals: waitingApprovals(state.approvals),
+    pendingInputs: waitingInputs(state.inputs),
+    ...(state.sampling.calls > 0 ? { sampling: state.sampling } : {}),
     cost: estimateCost(state.usage, state.options.model, state.options.prices),
     context: {
       strategy: formatContextStrategy(state.contextStrategy),

@@ -9,6 +9,7 @@ import type { PriceTable } from '../models/model-prices';
 import type { CostEstimate } from './cost';
 import type { ApprovalMode } from '../approval/approval-mode';
 import type { PendingApproval } from '../approval/pending-approvals';
+import type { PendingInput } from '../input/input-requests';
 
 export type { ContentBlockParam, MessageParam, StopReason, Tool };
 
@@ -39,6 +40,16 @@ export interface ConversationOptions {
   compactionThreshold?: number;
   /** Prices for the cost estimate; default: the built-in table. */
   prices?: PriceTable;
+  /**
+   * Roots of this conversation (`start --root URI`), offered to every server beside the server's own
+   * (mcp.json `roots`) when it asks for `roots/list`.
+   */
+  roots?: string[];
+  /**
+   * How long a server's request for input (a form, a URL, leave to sample) waits for the user before
+   * the host declines it by itself, for unattended runs. Unset: as long as it takes.
+   */
+  inputTimeoutMs?: number;
 }
 
 /** Where an MCP tool lives: the Claude-visible name maps back to exactly this. */
@@ -61,6 +72,16 @@ export interface ToolRoute {
    * without the setting, and the catalogue digests and histories that hold them, are unchanged.
    */
   fast?: true;
+  /**
+   * What the host does when the server asks for a form or a URL visit (mcp.json `elicitation`):
+   * `decline` declines at once. Absent means `ask` (the user answers), so routes are unchanged.
+   */
+  elicitation?: 'decline';
+  /**
+   * What the host does when the server asks for a completion (mcp.json `sampling`): `auto` lets
+   * Claude answer, `deny` refuses. Absent means `ask` (the user allows or refuses first).
+   */
+  sampling?: 'auto' | 'deny';
 }
 
 /** One route of the catalogue: the tool name Claude sees, and where that tool lives. */
@@ -152,6 +173,10 @@ export interface ConversationStatus {
   toolCount: number;
   /** Tool calls of the running turn waiting for the user's approve or deny (`approval: "ask"`), oldest first. */
   pendingApprovals: PendingApproval[];
+  /** Requests from servers (a form, a URL, leave to sample) waiting for the user's answer, oldest first. */
+  pendingInputs?: PendingInput[];
+  /** Completions Claude made for servers (sampling): how many, and their tokens (also in `usage`). */
+  sampling?: { calls: number; usage: UsageTotals };
   /** An estimate from the usage totals and the price table. */
   cost: CostEstimate;
   context: {

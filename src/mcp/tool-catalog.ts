@@ -16,6 +16,7 @@ import type { McpServerConfig } from './config';
 import type { McpConnections } from './mcp-connections';
 import { assignClaudeToolNames } from './tool-names';
 import { toolApprovalMode } from '../approval/approval-mode';
+import { routeInputPolicies } from '../input/server-input-policy';
 import { isFastTool } from './fast-tools';
 import { listServer, type ServerListing } from './tools/server-listing';
 
@@ -116,6 +117,8 @@ async function build(connections: McpConnections, list: ListOne): Promise<BuiltC
         ...(approval !== 'auto' ? { approval } : {}),
         // Only when fast, likewise: the workflow calls it as a local activity (src/workflows/activity-stubs.ts).
         ...(isFastTool(server, tool.name) ? { fast: true as const } : {}),
+        // The server's elicitation and sampling policies, likewise only when not `ask`.
+        ...routeInputPolicies(server),
       },
     ]);
   });

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { cliSearchAttribute, PROGRESS_ATTRIBUTES } from '../workflows/progress-attributes';
+import { cliSearchAttribute, PROGRESS_ATTRIBUTES, WAITING_INPUT_ATTRIBUTE } from '../workflows/progress-attributes';
 import { findLeftover, removeRecord, stopOrphan, writeRecord } from './dev-server-owner';
 import { devServerTuningArgs } from './server-tuning';
 
@@ -154,7 +154,7 @@ async function startOnce(options: DevServerOptions, log: (line: string) => void)
       '--db-filename', options.dbFile, '--log-level', 'warn',
       ...(options.uiCodecEndpoint !== undefined ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
       // The conversations' search attributes, so the Web UI's list can filter by them (idempotent on restart).
-      ...PROGRESS_ATTRIBUTES.flatMap((key) => ['--search-attribute', cliSearchAttribute(key)]),
+      ...[...PROGRESS_ATTRIBUTES, WAITING_INPUT_ATTRIBUTE].flatMap((key) => ['--search-attribute', cliSearchAttribute(key)]),
       // Failover speed and latency per step (src/temporal/server-tuning.ts).
       ...devServerTuningArgs()],
     // Its own process group: a terminal's Ctrl-C reaches npm start, which stops the worker first

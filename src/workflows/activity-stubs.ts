@@ -58,6 +58,23 @@ export function summaryActivities(options: ConversationOptions): Pick<Conversati
 }
 
 /**
+ * A server's sampling request answered by Claude: a Claude call like any other, so the same
+ * retries; its timeouts from the larger of the conversation's max_tokens and the sampling cap,
+ * since the activity's own time limit follows the max_tokens it sends (at most the cap).
+ */
+export function samplingActivities(options: ConversationOptions): Pick<ConversationActivities, 'sampleMessage'> {
+  return {
+    sampleMessage: (input) => {
+      const summary = `sampling for server ${JSON.stringify(input.server)}`;
+      const callOptions = claudeCallOptions({ ...options, maxTokens: Math.max(options.maxTokens, input.maxTokensCap) });
+      const sampled = proxyActivities<ConversationActivities>({ ...callOptions, summary }).sampleMessage(input);
+      noteActivity(summary);
+      return sampled;
+    },
+  };
+}
+
+/**
  * Tool listing: cheap and idempotent, so retried freely for a while. It heartbeats (connecting to
  * every server can take a while), so a lost worker is noticed as fast as in a tool call.
  */

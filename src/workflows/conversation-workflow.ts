@@ -43,6 +43,7 @@ import { reportProgress } from './progress';
 import { toolRouteEntries } from '../conversation/tool-routes';
 import { userMessageProblem } from '../conversation/user-message-problem';
 import { installApprovalHandlers } from './tool-approval';
+import { installInputHandlers } from './server-input';
 
 /** The workflow's input. */
 export interface ConversationInput {
@@ -103,6 +104,7 @@ function installHandlers(state: ConversationState, ended: () => boolean, running
     state.endRequested = true;
   });
   installApprovalHandlers(state);
+  installInputHandlers(state);
   setHandler(
     sendMessageUpdate,
     async (text): Promise<TurnResult> => {

@@ -7,8 +7,11 @@ import type { ContextStrategy } from '../context/context-strategy';
 import type { ContextSummary } from '../context/context-summary';
 import type { ConversationStatus, MessageParam, Tool, ToolRouteEntry, TurnResult } from '../conversation/types';
 import type { ApprovalRequest, PendingApproval } from '../approval/pending-approvals';
+import type { InputResponseAnswer, InputResponseRequest, ServerInputRequest } from '../input/input-requests';
+import type { ServerInputResponses } from '../input/input-responses';
 
 export type { ApprovalRequest, PendingApproval } from '../approval/pending-approvals';
+export type { InputResponseAnswer, InputResponseRequest, PendingInput } from '../input/input-requests';
 
 /** What a sender may add to a user turn sent by signal. */
 export interface UserMessageMeta {
@@ -86,3 +89,29 @@ export const approveToolCallsUpdate = defineUpdate<ApprovalAnswer, [request: App
  * run, and Claude gets an `is_error` result saying the user declined (with `reason`, when given).
  */
 export const denyToolCallsUpdate = defineUpdate<ApprovalAnswer, [request: ApprovalRequest]>('denyToolCalls');
+
+/**
+ * Answers one request a server made in the middle of a tool call (a form, a URL visit, leave to run
+ * a completion): accept (with the form's content, checked against its schema), decline or cancel.
+ * Refused (nothing recorded) for an unknown or already answered request, or content that breaks the
+ * schema; the error names the field.
+ */
+export const respondToInputUpdate = defineUpdate<InputResponseAnswer, [request: InputResponseRequest]>('respondToInput');
+
+/**
+ * A 2025-era server asked for input on the open connection during a `tools/call`: the activity holding
+ * the call tells the conversation, which asks the user (or its policy) and keeps the answer, which the
+ * activity reads with {@link inputResponsesQuery}. The same request id twice is one request.
+ */
+export const inputRequestedSignal = defineSignal<[request: InputRequestedBy]>('inputRequested');
+
+/** What {@link inputRequestedSignal} carries. */
+export interface InputRequestedBy {
+  requestId: string;
+  toolUseId: string;
+  server: string;
+  request: ServerInputRequest;
+}
+
+/** The answers given so far to requests in one tool call (by `tool_use` id), by request id. */
+export const inputResponsesQuery = defineQuery<ServerInputResponses, [toolUseId: string]>('inputResponses');

@@ -19,6 +19,13 @@ export const TOKENS_ATTRIBUTE = defineSearchAttributeKey('McpHostTokens', Search
 /** A tool call of the running turn waits for the user's approval (src/workflows/tool-approval.ts upserts it when that flips). */
 export const WAITING_APPROVAL_ATTRIBUTE = defineSearchAttributeKey('McpHostWaitingApproval', SearchAttributeType.BOOL);
 
+/**
+ * A tool call of the running turn waits for the user's answer to a server's request (a form, a URL,
+ * leave to sample; src/workflows/server-input.ts upserts it when that flips). Optional: registered by
+ * the project's dev server and docs/cluster.md, but a namespace without it keeps the others.
+ */
+export const WAITING_INPUT_ATTRIBUTE = defineSearchAttributeKey('McpHostWaitingInput', SearchAttributeType.BOOL);
+
 /** Every attribute, in the order they are registered and documented. */
 export const PROGRESS_ATTRIBUTES: readonly SearchAttributeKey<SearchAttributeType>[] = [
   STATE_ATTRIBUTE,

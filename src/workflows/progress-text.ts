@@ -10,6 +10,7 @@ import { toolRouteEntries } from '../conversation/tool-routes';
 import type { ContentBlockParam, MessageParam, ToolCatalog } from '../conversation/types';
 import type { ToolCallInput } from '../activities/types';
 import { waitingApprovals, type PendingApproval } from '../approval/pending-approvals';
+import { pendingInputLine, waitingInputs } from '../input/input-requests';
 
 /** Longest argument text in a tool call's summary, in characters. */
 export const MAX_ARGUMENTS_CHARS = 200;
@@ -126,6 +127,10 @@ export function currentDetails(state: ConversationState, now: { ended: boolean; 
   if (!now.ended && approvals.length > 0) {
     lines.push(`**waiting for approval** (${approvals.length}): ${approvals.map((a) => clip(pendingApprovalLine(a), 160)).join('; ')}`);
   }
+  const inputs = waitingInputs(state.inputs);
+  if (!now.ended && inputs.length > 0) {
+    lines.push(`**waiting for your answer** (${inputs.length}, \`mcp-host respond\`): ${inputs.map((i) => clip(pendingInputLine(i), 200)).join('; ')}`);
+  }
   if (!now.ended && state.currentTurn !== null) {
     if (now.toolsRunning.length > 0) {
       lines.push(`running ${now.toolsRunning.length} tool${now.toolsRunning.length === 1 ? '' : 's'}: ${now.toolsRunning.map((t) => clip(t, 120)).join('; ')}`);
@@ -134,9 +139,11 @@ export function currentDetails(state: ConversationState, now: { ended: boolean; 
     }
   }
   const cost = estimateCost(state.usage, state.options.model, state.options.prices);
+  const sampling = state.sampling.calls > 0 ? ` · sampling ${state.sampling.calls} (${totalTokens({ usage: state.sampling.usage })} tokens)` : '';
   lines.push(
     `turns ${state.turnsCompleted} · model calls ${state.modelCalls} · tool calls ${state.toolCalls}` +
-      (state.toolErrors + state.hostToolErrors > 0 ? ` (errors ${state.toolErrors + state.hostToolErrors})` : ''),
+      (state.toolErrors + state.hostToolErrors > 0 ? ` (errors ${state.toolErrors + state.hostToolErrors})` : '') +
+      sampling,
   );
   lines.push(
     `tokens ${totalTokens(state)} (in ${state.usage.inputTokens}, out ${state.usage.outputTokens}, cache write ${state.usage.cacheCreationInputTokens}, cache read ${state.usage.cacheReadInputTokens})` +

@@ -15,7 +15,7 @@
 import { setCurrentDetails, upsertMemo, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { isPatched, PATCHES } from './patches';
 import type { ConversationState } from '../conversation/conversation-state';
-import { STATE_ATTRIBUTE, TOKENS_ATTRIBUTE, TOOL_CALLS_ATTRIBUTE, TURNS_ATTRIBUTE, WAITING_APPROVAL_ATTRIBUTE } from './progress-attributes';
+import { STATE_ATTRIBUTE, TOKENS_ATTRIBUTE, TOOL_CALLS_ATTRIBUTE, TURNS_ATTRIBUTE, WAITING_APPROVAL_ATTRIBUTE, WAITING_INPUT_ATTRIBUTE } from './progress-attributes';
 import { currentDetails, lastAnswer, stateWord, totalTokens } from './progress-text';
 
 /** The patch id of the progress upserts (search attributes and memo). */
@@ -34,6 +34,7 @@ let activity: string | undefined;
 const toolsRunning = new Map<string, string>();
 let lastWord: string | undefined;
 let waitingApproval = false;
+let waitingInput = false;
 
 /** The conversation's state, for the activity stubs' summaries; undefined before the workflow reported. */
 export function trackedState(): ConversationState | undefined {
@@ -112,6 +113,22 @@ export function noteApprovals(): void {
     waitingApproval = waiting;
     if (workflowInfo().typedSearchAttributes.get(WAITING_APPROVAL_ATTRIBUTE) !== undefined) {
       upsertSearchAttributes([{ key: WAITING_APPROVAL_ATTRIBUTE, value: waiting }]);
+    }
+  }
+  refreshDetails();
+}
+
+/**
+ * The input list changed (src/workflows/server-input.ts): the details list the waiting requests, and
+ * `McpHostWaitingInput` is upserted when it flips, in conversations started with it. Only servers
+ * that ask back lead here, so histories without such requests are unchanged.
+ */
+export function noteInputs(): void {
+  const waiting = (tracked?.inputs ?? []).some((entry) => entry.answer === undefined);
+  if (waiting !== waitingInput) {
+    waitingInput = waiting;
+    if (workflowInfo().typedSearchAttributes.get(WAITING_INPUT_ATTRIBUTE) !== undefined) {
+      upsertSearchAttributes([{ key: WAITING_INPUT_ATTRIBUTE, value: waiting }]);
     }
   }
   refreshDetails();

@@ -18,6 +18,9 @@ import { routeApprovalMode } from '../approval/approval-mode';
 import { cancelledWhileWaitingText, policyDeniedText, userDeclinedText, type ApprovalDecision } from '../approval/pending-approvals';
 import { isPatched } from './patches';
 import { awaitApproval, TOOL_APPROVAL_PATCH } from './tool-approval';
+import { answerInputRequests, forgetCallInputs, serveCallInputs } from './server-input';
+import type { ToolRoute } from '../conversation/types';
+import type { ToolCallInput, ToolCallOutput } from '../activities/types';
 
 function hostError(toolUse: ToolUseBlock, text: string): ToolResultBlock {
   return { type: 'tool_result', tool_use_id: toolUse.id, content: text, is_error: true };
@@ -59,13 +62,7 @@ async function runOne(state: ConversationState, toolUse: ToolUseBlock, neverRan:
     }
   }
   try {
-    const output = await toolActivities(route, state.options).callTool({
-      server: route.server,
-      tool: route.name,
-      arguments: input as Record<string, unknown>,
-      toolUseId: toolUse.id,
-      idempotent: route.idempotent,
-    });
+    const output = await callWithInputs(state, toolUse, route, input as Record<string, unknown>);
     if (output.isError) state.toolErrors += 1;
     return output.isError
       ? { type: 'tool_result', tool_use_id: toolUse.id, content: output.content, is_error: true }
@@ -75,6 +72,40 @@ async function runOne(state: ConversationState, toolUse: ToolUseBlock, neverRan:
     if (isCancellation(err)) throw err;
     state.hostToolErrors += 1;
     return hostError(toolUse, `[host] Tool "${toolUse.name}" could not be run: ${failureMessage(err)}`);
+  } finally {
+    forgetCallInputs(state, toolUse.id);
+  }
+}
+
+/** How many `input_required` rounds one call may take before the host gives up on it. */
+const MAX_INPUT_ROUNDS = 10;
+
+/**
+ * One tool call, with the requests its server makes answered (src/workflows/server-input.ts): on the
+ * 2025 wire while the activity holds the call; on 2026-07-28, round by round, each round a new
+ * activity that sends the answers back. Nothing of this shows in a history whose servers ask nothing.
+ */
+async function callWithInputs(state: ConversationState, toolUse: ToolUseBlock, route: ToolRoute, args: Record<string, unknown>): Promise<ToolCallOutput> {
+  const roots = state.options.roots;
+  let again: Pick<ToolCallInput, 'inputResponses' | 'requestState'> = {};
+  for (let round = 1; ; round++) {
+    const call = toolActivities(route, state.options).callTool({
+      server: route.server,
+      tool: route.name,
+      arguments: args,
+      toolUseId: toolUse.id,
+      idempotent: route.idempotent,
+      ...(roots !== undefined && roots.length > 0 ? { roots } : {}),
+      ...again,
+    });
+    const output = await serveCallInputs(state, toolUse, route, call);
+    if (output.inputRequired === undefined) return output;
+    if (round >= MAX_INPUT_ROUNDS) {
+      return { content: `[host] MCP server "${route.server}" still asked for input after ${MAX_INPUT_ROUNDS} rounds; the call was given up.`, isError: true, truncatedChars: 0 };
+    }
+    const answered = await answerInputRequests(state, toolUse, route, output.inputRequired, round);
+    if ('refused' in answered) return { content: `[host] MCP server "${route.server}" could not finish tool "${toolUse.name}": ${answered.refused}.`, isError: true, truncatedChars: 0 };
+    again = { inputResponses: answered.inputResponses, ...(output.inputRequired.requestState !== undefined ? { requestState: output.inputRequired.requestState } : {}) };
   }
 }
 

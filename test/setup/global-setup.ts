@@ -7,7 +7,7 @@ import { findTemporalCli } from '../../src/temporal/find-temporal-cli';
 import { freePort } from '../../src/temporal/free-port';
 import { devServerTuningArgs } from '../../src/temporal/server-tuning';
 import { workflowPreloadModules } from '../../src/worker/workflow-bundle';
-import { PROGRESS_ATTRIBUTES } from '../../src/workflows/progress-attributes';
+import { PROGRESS_ATTRIBUTES, WAITING_INPUT_ATTRIBUTE } from '../../src/workflows/progress-attributes';
 
 declare global {
   // Lives only in jest's parent process, from global setup to global teardown.
@@ -35,7 +35,7 @@ export default async function globalSetup(): Promise<void> {
       dbFilename: path.join(dir, 'temporal.db'),
       ui: true,
       uiPort,
-      searchAttributes: [...PROGRESS_ATTRIBUTES],
+      searchAttributes: [...PROGRESS_ATTRIBUTES, WAITING_INPUT_ATTRIBUTE],
       log: { format: 'pretty', level: 'error' },
       // As npm start runs it (src/temporal/server-tuning.ts).
       extraArgs: devServerTuningArgs(),

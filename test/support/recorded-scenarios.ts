@@ -17,6 +17,15 @@ export interface RecordedTurn {
   expect: Partial<TurnResult>;
   /** Decisions sent while the turn runs, in order, each once its calls wait for approval. */
   approvals?: RecordedApproval[];
+  /** Answers sent while the turn runs, in order, each once a request of its server waits (servers that ask back). */
+  inputs?: RecordedInput[];
+}
+
+/** An answer the recorder sends to a server's request for input: accept (with a form's content), decline or cancel. */
+export interface RecordedInput {
+  server: string;
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, unknown>;
 }
 
 /** An approve or deny the recorder sends during a turn (tool approval). */
@@ -354,5 +363,48 @@ export const RECORDED_SCENARIOS: readonly RecordedScenario[] = [
     status: { state: 'ended', turnsCompleted: 2, modelCalls: 3, toolCalls: 1, toolErrors: 0, hostToolErrors: 0 },
     requests: 3,
     activities: ['listTools', 'callClaude', 'listTools', 'callClaude', 'callTool', 'callClaude'],
+  },
+  {
+    // Servers that ask back on 2026-07-28 (issue 27): `book_table` answers `input_required` with a
+    // form; the workflow keeps the wait, the user accepts (the schema's defaults fill the rest), and
+    // a second callTool sends the answer. A second turn's `summarize` asks for a completion, which
+    // the server's `sampling: "auto"` lets the sampleMessage activity answer at once.
+    name: 'elicitation-2026',
+    servers: () => [
+      tsServer('asking', 'test/fixtures/asking-server.ts', {}, { protocolVersion: '2026-07-28', sampling: 'auto' }),
+    ],
+    options: {},
+    startedWithProgress: true,
+    script: [
+      { kind: 'message', content: [{ type: 'tool_use', id: 'toolu_ask26_form', name: 'book_table', input: {} }], stop_reason: 'tool_use' },
+      endTurn('Booked.'),
+      { kind: 'message', content: [{ type: 'tool_use', id: 'toolu_ask26_sample', name: 'summarize', input: { text: 'durable' } }], stop_reason: 'tool_use' },
+      endTurn('Durable.'),
+      endTurn('Summarized.'),
+    ],
+    turns: [
+      { text: 'book', inputs: [{ server: 'asking', action: 'accept', content: { name: 'Ada' } }], expect: { status: 'completed', text: 'Booked.', modelCalls: 2, toolCalls: 1 } },
+      { text: 'summarize', expect: { status: 'completed', text: 'Summarized.', modelCalls: 2, toolCalls: 1 } },
+    ],
+    status: { state: 'ended', turnsCompleted: 2, modelCalls: 4, toolCalls: 2, toolErrors: 0, hostToolErrors: 0 },
+    requests: 5,
+    activities: ['listTools', 'callClaude', 'callTool', 'callTool', 'callClaude', 'listTools', 'callClaude', 'callTool', 'sampleMessage', 'callTool', 'callClaude'],
+  },
+  {
+    // Servers that ask back on the 2025 wire (issue 27): `book_table`'s server sends
+    // `elicitation/create` during the call; the activity holding the call signals `inputRequested`,
+    // the user declines, and the activity reads the answer (`inputResponses` query) and completes.
+    name: 'elicitation-2025',
+    servers: () => [tsServer('asking', 'test/fixtures/asking-server.ts', {}, { protocolVersion: '2025-11-25' })],
+    options: {},
+    startedWithProgress: true,
+    script: [
+      { kind: 'message', content: [{ type: 'tool_use', id: 'toolu_ask25_form', name: 'book_table', input: {} }], stop_reason: 'tool_use' },
+      endTurn('Not booked.'),
+    ],
+    turns: [{ text: 'book', inputs: [{ server: 'asking', action: 'decline' }], expect: { status: 'completed', text: 'Not booked.', modelCalls: 2, toolCalls: 1 } }],
+    status: { state: 'ended', turnsCompleted: 1, modelCalls: 2, toolCalls: 1, toolErrors: 0, hostToolErrors: 0 },
+    requests: 2,
+    activities: ['listTools', 'callClaude', 'callTool', 'callClaude'],
   },
 ];

@@ -1,4 +1,5 @@
 import type { OAuthServerConfig } from '../oauth/oauth-config';
+import type { ServerInputSettings } from '../../input/server-input-policy';
 import type { ServerApproval } from '../../approval/approval-mode';
 import type { ServerFastTools } from '../fast-tools';
 
@@ -57,7 +58,9 @@ export type McpServerConfig = (
   /** Tool approval: `approval` (the server's default) and `toolApproval` (per MCP tool name). */
   ServerApproval &
   /** Fast tools, run as local activities: `fast` (all the server's tools) and `fastTools` (some). */
-  ServerFastTools;
+  ServerFastTools &
+  /** Requests the server makes: `elicitation` and `sampling` policies, and its `roots`. */
+  ServerInputSettings;
 
 /** Options for `parseMcpConfig`. */
 export interface ParseMcpConfigOptions {

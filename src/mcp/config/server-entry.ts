@@ -8,6 +8,7 @@ import { isModernVersion, SPOKEN_PROTOCOL_VERSIONS } from '../transport/protocol
 import type { McpServerConfig, ParseMcpConfigOptions, ToolFilter } from './mcp-server-config';
 import { APPROVAL_MODES, isApprovalMode, type ApprovalMode, type ServerApproval } from '../../approval/approval-mode';
 import type { ServerFastTools } from '../fast-tools';
+import { ELICITATION_POLICIES, SAMPLING_POLICIES, type ServerInputSettings } from '../../input/server-input-policy';
 
 const SERVER_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
@@ -30,6 +31,9 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'toolApproval',
   'fast',
   'fastTools',
+  'elicitation',
+  'sampling',
+  'roots',
   'envFile',
 ]);
 const STDIO_ONLY_KEYS = ['args', 'env', 'cwd'] as const;
@@ -131,6 +135,7 @@ export function parseServerEntry(name: string, entry: unknown, options: ParseMcp
     ...(protocolVersion === undefined ? {} : { protocolVersion }),
     ...parseApproval(entry, ctx),
     ...parseFastTools(entry, ctx),
+    ...parseInputSettings(entry, ctx),
   };
 
   if (hasCommand) {
@@ -234,6 +239,31 @@ function parseFastTools(entry: Record<string, unknown>, ctx: EntryContext): Serv
   if (!isArray(list)) ctx.fail('fastTools', `must be an array of tool names, like ["read_file"], not ${describeType(list)}`);
   result.fastTools = list.map((item, i) => {
     if (typeof item !== 'string' || item === '') ctx.fail(`fastTools[${i}]`, `must be a non-empty string (a tool name), not ${describeValue(item)}`);
+    return item;
+  });
+  return result;
+}
+
+/** `elicitation`, `sampling` and `roots` (src/input/server-input-policy.ts); absent when not set. */
+function parseInputSettings(entry: Record<string, unknown>, ctx: EntryContext): ServerInputSettings {
+  const result: ServerInputSettings = {};
+  const oneOf = <T extends string>(field: string, allowed: readonly T[]): T | undefined => {
+    const value = entry[field];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+      ctx.fail(field, `must be one of ${allowed.map((m) => `"${m}"`).join(', ')}, not ${describeValue(value)}`);
+    }
+    return value as T;
+  };
+  const elicitation = oneOf('elicitation', ELICITATION_POLICIES);
+  if (elicitation !== undefined) result.elicitation = elicitation;
+  const sampling = oneOf('sampling', SAMPLING_POLICIES);
+  if (sampling !== undefined) result.sampling = sampling;
+  const roots = entry.roots;
+  if (roots === undefined) return result;
+  if (!isArray(roots)) ctx.fail('roots', `must be an array of URIs, like ["file:///srv/docs"], not ${describeType(roots)}`);
+  result.roots = roots.map((item, i) => {
+    if (typeof item !== 'string' || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(item)) ctx.fail(`roots[${i}]`, `must be a URI such as file:///srv/docs, not ${describeValue(item)}`);
     return item;
   });
   return result;

@@ -14,6 +14,7 @@
 import type { Client, ClientOptions, PriorDiscovery } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config';
 import { isModernVersion, SPOKEN_PROTOCOL_VERSIONS } from './protocol-versions';
+import { hostCapabilities } from '../server-requests';
 
 /**
  * How long a stdio server may stay silent on the era probe before it counts as a legacy server.
@@ -34,22 +35,28 @@ export interface NegotiatedProtocol {
 }
 
 /**
- * The SDK client's options for `server`: no capabilities (the host implements none yet), and its
+ * The SDK client's options for `server`: the capabilities of src/mcp/server-requests.ts, and its
  * revisions. `legacySse`: the connection is the legacy HTTP+SSE transport (configured, or the
  * fallback of a Streamable HTTP server), which has no 2026-07-28 binding and starts with `initialize`.
  */
 export function clientOptionsFor(server: McpServerConfig, legacySse = false): ClientOptions {
   const pin = server.protocolVersion;
+  const capabilities = hostCapabilities(server);
+  // `input_required` results go to the workflow, which keeps the wait (src/workflows/server-input.ts):
+  // the SDK must not answer them itself while the call is open.
+  const inputRequired = { autoFulfill: false };
   if (pin !== undefined) {
     return {
-      capabilities: {},
+      capabilities,
+      inputRequired,
       supportedProtocolVersions: [pin],
       versionNegotiation: isModernVersion(pin) ? { mode: { pin } } : { mode: 'legacy' },
     };
   }
-  if (legacySse) return { capabilities: {}, supportedProtocolVersions: [...SPOKEN_PROTOCOL_VERSIONS], versionNegotiation: { mode: 'legacy' } };
+  if (legacySse) return { capabilities, inputRequired, supportedProtocolVersions: [...SPOKEN_PROTOCOL_VERSIONS], versionNegotiation: { mode: 'legacy' } };
   return {
-    capabilities: {},
+    capabilities,
+    inputRequired,
     supportedProtocolVersions: [...SPOKEN_PROTOCOL_VERSIONS],
     versionNegotiation: { mode: 'auto', ...(server.transport === 'stdio' ? { probe: { timeoutMs: STDIO_PROBE_TIMEOUT_MS } } : {}) },
   };

@@ -12,6 +12,7 @@ import type { Readable } from 'node:stream';
 import type { McpServerConfig } from '../config';
 import { authTransportOptions, finishAuthorizationAndResend, oauthProviderFor, type HostOAuthOptions } from '../oauth/oauth-transport';
 import { settlePendingSends } from '../settle-pending-sends';
+import { installServerRequestHandlers } from '../server-requests';
 import { noteProtocolError } from '../protocol-errors';
 import { clientOptionsFor, negotiatedProtocol, type NegotiatedProtocol } from './negotiation';
 import { waitForChildExit } from '../wait-for-child-exit';
@@ -55,8 +56,9 @@ type StdioServer = Extract<McpServerConfig, { transport: 'stdio' }>;
 type HttpServer = Extract<McpServerConfig, { transport: 'http' | 'sse' }>;
 
 function newClient(server: McpServerConfig, log: Log, legacySse = false): Client {
-  // No capabilities are claimed that the host does not implement (no sampling, no roots, no elicitation).
   const client = new Client(CLIENT_INFO, clientOptionsFor(server, legacySse));
+  // What a 2025 server may ask on the connection (src/mcp/server-requests.ts).
+  installServerRequestHandlers(client, server);
   // Without a handler the SDK drops transport errors (bad lines on stdout, a failed SSE stream) silently.
   client.onerror = (err) => {
     log(`[mcp:${server.name}] ${err.message}`);

@@ -1,0 +1,43 @@
+/**
+ * The `callTool` activity's side of a 2025 server's request during the call (issue 27): the
+ * request goes to the conversation by the `inputRequested` signal, and the activity, which holds
+ * the call and keeps heartbeating, polls the conversation's `inputResponses` query until the answer
+ * is there (the user's, the policy's, or Claude's for sampling). Asked first whether the same
+ * question of the same call was answered already (an attempt after a lost worker), it is then not
+ * asked again. The request id is the one the workflow computes (src/input/input-requests.ts).
+ */
+import type { Context } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
+import { inputRequestId, type ServerInputRequest } from '../input/input-requests';
+import type { ServerInputResponse } from '../input/input-responses';
+import type { CallAsker } from '../mcp/server-requests';
+import { inputRequestedSignal, inputResponsesQuery } from '../workflows/definitions';
+import type { ToolCallInput } from './types';
+
+/** How often the activity asks its conversation for the answer. */
+const POLL_MS = 500;
+
+/** The asker of one `callTool` attempt, for src/mcp/server-requests.ts. */
+export function callAsker(temporal: Client, context: Context, input: ToolCallInput): CallAsker {
+  const workflowId = context.info.workflowExecution?.workflowId;
+  if (workflowId === undefined) throw new Error('a tool call outside a workflow cannot ask its conversation');
+  const handle = temporal.workflow.getHandle(workflowId);
+  const answerTo = async (requestId: string): Promise<ServerInputResponse | undefined> => (await handle.query(inputResponsesQuery, input.toolUseId))[requestId];
+  return {
+    roots: input.roots ?? [],
+    ask: async (request: ServerInputRequest): Promise<ServerInputResponse> => {
+      const requestId = inputRequestId(input.toolUseId, '', request);
+      const known = await answerTo(requestId);
+      if (known !== undefined) return known;
+      await handle.signal(inputRequestedSignal, { requestId, toolUseId: input.toolUseId, server: input.server, request });
+      context.log.info(`MCP server "${input.server}" asked for ${request.method} during tools/call "${input.tool}" (${requestId}); waiting for the conversation's answer`);
+      const signal = context.cancellationSignal;
+      for (;;) {
+        await context.sleep(POLL_MS);
+        if (signal.aborted) throw new Error('the tool call was cancelled while its server waited for an answer');
+        const answer = await answerTo(requestId);
+        if (answer !== undefined) return answer;
+      }
+    },
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * Requests a server sends the host on the open connection (the 2025 wire: `elicitation/create`,
+ * `sampling/createMessage`, `roots/list`), and the capabilities that let it send them (issue 27).
+ *
+ * A connection is shared by every call of the worker to that server, and a 2025 request does not
+ * say which call it belongs to (on stdio nothing could). It goes to the call that asked first among
+ * those in flight on the connection, which is exact whenever one call at a time runs there (the
+ * common case; say so when several conversations share a stdio server that elicits). That call's
+ * activity hands it to its conversation (src/activities/call-inputs.ts) and holds the call, with
+ * heartbeats, until the answer comes. With no call in flight, a form is cancelled and a completion
+ * refused; roots are always answered: the server's own (mcp.json `roots`), and the conversation's
+ * when a call is in flight.
+ *
+ * The same capabilities, sent in every 2026-07-28 request's `_meta`, let such a server answer
+ * `input_required` instead (src/activities/call-tool.ts hands those to the workflow).
+ */
+import { ProtocolError, type Client, type ClientCapabilities } from '@modelcontextprotocol/client';
+import type { McpServerConfig } from './config';
+import type { ServerInputRequest } from '../input/input-requests';
+import type { ServerInputResponse } from '../input/input-responses';
+
+/** One tool call in flight that can take a server's requests. */
+export interface CallAsker {
+  /** Hands a request to the call's conversation and resolves with its answer. */
+  ask(request: ServerInputRequest): Promise<ServerInputResponse>;
+  /** The conversation's own roots. */
+  roots: readonly string[];
+}
+
+const inFlight = new WeakMap<Client, CallAsker[]>();
+
+/** The capabilities the host declares to `server`: elicitation (form and URL), roots, and sampling unless its policy denies it. */
+export function hostCapabilities(server: McpServerConfig): ClientCapabilities {
+  return {
+    elicitation: { form: {}, url: {} },
+    roots: { listChanged: true },
+    ...(server.sampling !== 'deny' ? { sampling: { tools: {} } } : {}),
+  };
+}
+
+/** The roots a server is given: its own from mcp.json, then the conversation's, each once. */
+export function rootsFor(server: McpServerConfig, conversationRoots: readonly string[] = []): { roots: Array<{ uri: string; name?: string }> } {
+  const uris = [...new Set([...(server.roots ?? []), ...conversationRoots])];
+  return { roots: uris.map((uri) => ({ uri, ...(rootName(uri) !== undefined ? { name: rootName(uri) } : {}) })) };
+}
+
+function rootName(uri: string): string | undefined {
+  const path = uri.replace(/\/+$/, '');
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  return last === '' || last.includes(':') ? undefined : decodeURIComponent(last);
+}
+
+/** Registers `asker` as in flight on `client` until the returned function is called. */
+export function beginAsking(client: Client, asker: CallAsker): () => void {
+  const list = inFlight.get(client) ?? [];
+  list.push(asker);
+  inFlight.set(client, list);
+  return () => {
+    const index = list.indexOf(asker);
+    if (index >= 0) list.splice(index, 1);
+  };
+}
+
+function firstInFlight(client: Client): CallAsker | undefined {
+  return inFlight.get(client)?.[0];
+}
+
+/** The server's answer, or the JSON-RPC error it is to get. */
+function settle(response: ServerInputResponse): Record<string, unknown> {
+  if ('error' in response) throw new ProtocolError(response.error.code, response.error.message);
+  return response.result;
+}
+
+/** Sets the handlers of the requests a 2025 server may send on `client`'s connection. */
+export function installServerRequestHandlers(client: Client, server: McpServerConfig): void {
+  client.setRequestHandler('elicitation/create', async (request) => {
+    const asker = firstInFlight(client);
+    if (asker === undefined) return { action: 'cancel' as const };
+    return settle(await asker.ask({ method: request.method, params: request.params })) as never;
+  });
+  if (server.sampling !== 'deny') {
+    client.setRequestHandler('sampling/createMessage', async (request) => {
+      const asker = firstInFlight(client);
+      if (asker === undefined) throw new ProtocolError(-1, 'User rejected sampling request: no tool call of a conversation is running on this connection');
+      return settle(await asker.ask({ method: request.method, params: request.params })) as never;
+    });
+  }
+  client.setRequestHandler('roots/list', () => {
+    const roots = rootsFor(server, firstInFlight(client)?.roots ?? []);
+    // Answered after the reply is on its way: the call that announced a change may go on.
+    const asked = waitingForRoots.get(client);
+    if (asked !== undefined) setTimeout(asked, 10).unref();
+    return roots;
+  });
+}
+
+/** The roots each connection's server was last told of (as a key), for `announceRoots`. */
+const announced = new WeakMap<Client, string>();
+/** How long a call waits for the server to ask for roots again after being told they changed. */
+const ROOTS_ASK_WAIT_MS = 2000;
+
+/**
+ * Before a 2025 call whose conversation has roots other than those its server was last told of:
+ * sends `notifications/roots/list_changed` and gives the server a moment to ask `roots/list` again
+ * (answered with this call's roots), so the call runs with them. A server that does not ask (it
+ * declared nothing of roots, or ignores the notification) costs at most that moment, once per change.
+ */
+export async function announceRoots(client: Client, server: McpServerConfig, conversationRoots: readonly string[]): Promise<void> {
+  const key = JSON.stringify(rootsFor(server, conversationRoots));
+  const before = announced.get(client) ?? JSON.stringify(rootsFor(server));
+  if (key === before) return;
+  announced.set(client, key);
+  let asked: () => void = () => undefined;
+  const askedAgain = new Promise<void>((resolve) => {
+    asked = resolve;
+  });
+  waitingForRoots.set(client, asked);
+  try {
+    await client.notification({ method: 'notifications/roots/list_changed' });
+    await Promise.race([askedAgain, new Promise((resolve) => setTimeout(resolve, ROOTS_ASK_WAIT_MS).unref())]);
+  } finally {
+    waitingForRoots.delete(client);
+  }
+}
+
+const waitingForRoots = new WeakMap<Client, () => void>();
