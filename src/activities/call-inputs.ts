@@ -11,7 +11,7 @@ import type { Client } from '@temporalio/client';
 import { inputRequestId, type ServerInputRequest } from '../input/input-requests';
 import type { ServerInputResponse } from '../input/input-responses';
 import type { CallAsker } from '../mcp/server-requests';
-import { inputRequestedSignal, inputResponsesQuery } from '../workflows/definitions';
+import { inputRequestedSignal, inputResponsesQuery, respondToInputUpdate } from '../workflows/definitions';
 import type { ToolCallInput } from './types';
 
 /** How often the activity asks its conversation for the answer. */
@@ -23,10 +23,20 @@ export function callAsker(temporal: Client, context: Context, input: ToolCallInp
   if (workflowId === undefined) throw new Error('a tool call outside a workflow cannot ask its conversation');
   const handle = temporal.workflow.getHandle(workflowId);
   const answerTo = async (requestId: string): Promise<ServerInputResponse | undefined> => (await handle.query(inputResponsesQuery, input.toolUseId))[requestId];
+  /** URL elicitations asked in this attempt: the server's elicitation id → the host's request id. */
+  const urlRequests = new Map<string, string>();
   return {
     roots: input.roots ?? [],
+    complete: async (elicitationId: string): Promise<void> => {
+      const requestId = urlRequests.get(elicitationId);
+      if (requestId === undefined) return;
+      // The user finished the flow the URL started: the request is settled as accepted, unless it was answered already.
+      await handle.executeUpdate(respondToInputUpdate, { args: [{ requestId, action: 'accept' }] }).catch(() => undefined);
+    },
     ask: async (request: ServerInputRequest): Promise<ServerInputResponse> => {
       const requestId = inputRequestId(input.toolUseId, '', request);
+      const elicitationId = request.params?.elicitationId;
+      if (request.params?.mode === 'url' && typeof elicitationId === 'string') urlRequests.set(elicitationId, requestId);
       const known = await answerTo(requestId);
       if (known !== undefined) return known;
       await handle.signal(inputRequestedSignal, { requestId, toolUseId: input.toolUseId, server: input.server, request });

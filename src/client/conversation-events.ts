@@ -33,6 +33,21 @@ export interface ToolRetryingEvent {
   lastFailure?: string;
 }
 
+/**
+ * A tool call reports how it is getting on: the server's MCP progress notification
+ * (`notifications/progress`: progress, total, message), or, for a tool run as an MCP task, the
+ * task's status and status message. Sent when either changes, as the call's heartbeats carry them.
+ */
+export interface ToolProgressEvent {
+  type: 'tool_progress';
+  callId: string;
+  tool: string;
+  progress?: number;
+  total?: number;
+  message?: string;
+  task?: { status: string; message?: string };
+}
+
 /** A tool call ended: with a result (`error` set when it is an `is_error` one) or failed. */
 export interface ToolFinishedEvent {
   type: 'tool_finished';
@@ -91,6 +106,7 @@ export interface TurnFinishedEvent {
 export type ConversationEvent =
   | ToolStartedEvent
   | ToolRetryingEvent
+  | ToolProgressEvent
   | ToolFinishedEvent
   | ClaudeStartedEvent
   | ClaudeTextEvent

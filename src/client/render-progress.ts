@@ -49,6 +49,12 @@ export class ProgressPrinter {
       case 'tool_retrying':
         this.line(`  ↻ ${event.tool}: attempt ${event.attempt}${event.lastFailure ? ` (last: ${oneLine(event.lastFailure, ARGUMENTS_CHARS)})` : ''}`);
         return;
+      case 'tool_progress': {
+        const amount = event.progress !== undefined ? ` ${event.progress}${event.total !== undefined ? `/${event.total}` : ''}` : '';
+        const task = event.task !== undefined ? ` task ${event.task.status}${event.task.message ? `: ${oneLine(event.task.message, ARGUMENTS_CHARS)}` : ''}` : '';
+        this.line(`  … ${event.tool}${amount}${event.message ? ` ${oneLine(event.message, ARGUMENTS_CHARS)}` : ''}${task}`);
+        return;
+      }
       case 'tool_finished':
         this.line(`  ${event.error === undefined ? '✓' : '✗'} ${event.tool} ${seconds(event.durationMs)}${event.error !== undefined ? `: ${oneLine(event.error, ARGUMENTS_CHARS)}` : ''}`);
         return;

@@ -7,7 +7,7 @@
 import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { readStreamDetails } from '../activities/claude-stream-details';
-import type { ClaudeTextEvent, ConversationEvent } from './conversation-events';
+import type { ClaudeTextEvent, ConversationEvent, ToolProgressEvent } from './conversation-events';
 import { decodeFirst, failureMessage } from './decode-payloads';
 
 type PendingActivity = temporal.api.workflow.v1.IPendingActivityInfo;
@@ -25,6 +25,8 @@ export class StreamProgress {
   private readonly shown = new Map<string, Shown>();
   private readonly ended = new Set<string>();
   private readonly toolAttempts = new Map<string, number>();
+  /** The last progress shown of each tool call, as JSON. */
+  private readonly toolProgress = new Map<string, string | undefined>();
 
   constructor(private readonly client: Client) {}
 
@@ -42,10 +44,18 @@ export class StreamProgress {
         if (!details || details.attempt !== attempt || this.ended.has(callId)) continue;
         const text = this.text(callId, attempt, details.from, details.text);
         if (text) events.push(text);
-      } else if (name === 'callTool' && attempt > (this.toolAttempts.get(callId) ?? 1)) {
-        this.toolAttempts.set(callId, attempt);
-        const lastFailure = await failureMessage(this.client, activity.lastFailure);
-        events.push({ type: 'tool_retrying', callId, tool: toolName(callId) ?? 'tool', attempt, ...(lastFailure !== undefined ? { lastFailure } : {}) });
+      } else if (name === 'callTool') {
+        if (attempt > (this.toolAttempts.get(callId) ?? 1)) {
+          this.toolAttempts.set(callId, attempt);
+          const lastFailure = await failureMessage(this.client, activity.lastFailure);
+          events.push({ type: 'tool_retrying', callId, tool: toolName(callId) ?? 'tool', attempt, ...(lastFailure !== undefined ? { lastFailure } : {}) });
+        }
+        const progress = toolProgressOf(await decodeFirst(this.client, activity.heartbeatDetails?.payloads));
+        const key = progress === undefined ? undefined : JSON.stringify(progress);
+        if (progress !== undefined && key !== this.toolProgress.get(callId)) {
+          this.toolProgress.set(callId, key);
+          events.push({ type: 'tool_progress', callId, tool: toolName(callId) ?? 'tool', ...progress });
+        }
       }
     }
     return events;
@@ -91,4 +101,22 @@ export class StreamProgress {
     if (shown.prefix !== undefined) shown.prefix += piece;
     return { type: 'claude_text', callId, attempt, text: piece, ...(restart ? { restart } : {}), ...(skipped > 0 ? { skipped } : {}) };
   }
+}
+
+/** What a tool call's heartbeat details say of its progress (src/activities/tool-attempt-budget.ts), if anything. */
+function toolProgressOf(details: unknown): Omit<ToolProgressEvent, 'type' | 'callId' | 'tool'> | undefined {
+  if (typeof details !== 'object' || details === null) return undefined;
+  const { progress, taskStatus } = details as { progress?: unknown; taskStatus?: unknown };
+  const out: Omit<ToolProgressEvent, 'type' | 'callId' | 'tool'> = {};
+  if (typeof progress === 'object' && progress !== null) {
+    const p = progress as { progress?: unknown; total?: unknown; message?: unknown };
+    if (typeof p.progress === 'number') out.progress = p.progress;
+    if (typeof p.total === 'number') out.total = p.total;
+    if (typeof p.message === 'string') out.message = p.message;
+  }
+  if (typeof taskStatus === 'object' && taskStatus !== null) {
+    const t = taskStatus as { status?: unknown; message?: unknown };
+    if (typeof t.status === 'string') out.task = { status: t.status, ...(typeof t.message === 'string' ? { message: t.message } : {}) };
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }

@@ -25,6 +25,11 @@ export interface CallAsker {
   ask(request: ServerInputRequest): Promise<ServerInputResponse>;
   /** The conversation's own roots. */
   roots: readonly string[];
+  /**
+   * The server says the out-of-band interaction of a URL elicitation it asked for is done
+   * (`notifications/elicitation/complete`, 2025-11-25): a URL request still waiting is settled.
+   */
+  complete?(elicitationId: string): Promise<void>;
 }
 
 const inFlight = new WeakMap<Client, CallAsker[]>();
@@ -85,6 +90,11 @@ export function installServerRequestHandlers(client: Client, server: McpServerCo
       return settle(await asker.ask({ method: request.method, params: request.params })) as never;
     });
   }
+  client.setNotificationHandler('notifications/elicitation/complete', async (notification) => {
+    const elicitationId = (notification.params as { elicitationId?: unknown } | undefined)?.elicitationId;
+    if (typeof elicitationId !== 'string') return;
+    for (const asker of inFlight.get(client) ?? []) if (asker.complete !== undefined) await asker.complete(elicitationId);
+  });
   client.setRequestHandler('roots/list', () => {
     const roots = rootsFor(server, firstInFlight(client)?.roots ?? []);
     // Answered after the reply is on its way: the call that announced a change may go on.

@@ -57,4 +57,17 @@ describe('StreamProgress', () => {
     ]);
     expect(await stream.take('r', [tool], () => 'get_weather')).toEqual([]);
   });
+
+  test("a tool call's progress notifications and task status show when they change", async () => {
+    const stream = new StreamProgress(client);
+    const tool = (details: object) => ({ activityId: '5', activityType: { name: 'callTool' }, attempt: 1, heartbeatDetails: { payloads: [defaultPayloadConverter.toPayload(details)] } });
+    expect(await stream.take('r', [tool({ toolFailures: 0 })], () => 'long_op')).toEqual([]);
+    expect(await stream.take('r', [tool({ toolFailures: 0, progress: { progressToken: 1, progress: 2, total: 4, message: 'step 2' } })], () => 'long_op')).toEqual([
+      { type: 'tool_progress', callId: 'r/5', tool: 'long_op', progress: 2, total: 4, message: 'step 2' },
+    ]);
+    expect(await stream.take('r', [tool({ toolFailures: 0, progress: { progressToken: 1, progress: 2, total: 4, message: 'step 2' } })], () => 'long_op')).toEqual([]);
+    expect(await stream.take('r', [tool({ toolFailures: 0, taskId: 't1', taskStatus: { status: 'working', message: 'Analyzing' } })], () => 'long_op')).toEqual([
+      { type: 'tool_progress', callId: 'r/5', tool: 'long_op', task: { status: 'working', message: 'Analyzing' } },
+    ]);
+  });
 });

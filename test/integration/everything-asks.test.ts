@@ -1,0 +1,133 @@
+/**
+ * `@modelcontextprotocol/server-everything` (2026.8.31, a 2025-era server on the SDK v1) through the
+ * host for real (issue 27): its form and URL elicitation, sampling and roots tools, which it only
+ * offers to a client that declares those capabilities, answered durably by a conversation (the
+ * compiled worker, real Temporal, the scripted fake Messages API playing Claude for the turns and
+ * for the sampling request). Its `trigger-long-running-operation` reports progress during the call.
+ */
+import { Client, Connection } from '@temporalio/client';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { startFakeMessagesApi, type FakeMessagesApi, type ScriptStep } from '../../src/testing';
+import { ConversationClient } from '../../src/client/conversation-client';
+import { dataConverter } from '../../src/temporal/data-converter';
+import { statusQuery, toolsQuery } from '../../src/workflows/definitions';
+import type { ConversationStatus, MessageParam } from '../../src/conversation/types';
+import type { PendingInput } from '../../src/input/input-requests';
+import { everythingServer } from '../fixtures/reference-servers';
+import { temporalAddress } from '../support/test-worker';
+import { spawnWorkerProcess, type WorkerProcess } from '../support/worker-process';
+
+async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let value: T | undefined | false;
+    try {
+      value = await check();
+    } catch {
+      value = undefined;
+    }
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+const toolUse = (id: string, name: string, input: Record<string, unknown> = {}) => ({ type: 'tool_use' as const, id, name, input });
+const endTurn = (text: string): ScriptStep => ({ kind: 'message', content: [{ type: 'text', text }], stop_reason: 'end_turn' });
+
+function toolResultText(requests: readonly { body: unknown }[], toolUseId: string): string | undefined {
+  for (const request of requests) {
+    const messages = (request.body as { messages?: MessageParam[] }).messages ?? [];
+    const last = messages[messages.length - 1];
+    if (!last || typeof last.content === 'string') continue;
+    for (const block of last.content) {
+      if (block.type === 'tool_result' && block.tool_use_id === toolUseId) {
+        return typeof block.content === 'string' ? block.content : (block.content ?? []).map((b) => (b.type === 'text' ? b.text : '')).join('');
+      }
+    }
+  }
+  return undefined;
+}
+
+describe('server-everything asks back through the host', () => {
+  let fake: FakeMessagesApi;
+  let connection: Connection;
+  let client: Client;
+  let conversations: ConversationClient;
+  let worker: WorkerProcess;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-everything-asks-'));
+  const mcpConfigPath = path.join(dir, 'mcp.json');
+  const taskQueue = `everything-asks-${randomUUID()}`;
+
+  beforeAll(async () => {
+    const { name: _name, transport: _transport, tools: _tools, ...entry } = everythingServer() as unknown as Record<string, unknown>;
+    fs.writeFileSync(mcpConfigPath, JSON.stringify({ mcpServers: { everything: { ...entry, sampling: 'auto', roots: ['file:///srv/docs'], timeoutMs: 120_000 } } }));
+    fake = await startFakeMessagesApi({ mode: 'scripted' });
+    connection = await Connection.connect({ address: temporalAddress() });
+    client = new Client({ connection, dataConverter });
+    conversations = new ConversationClient(client, { taskQueue });
+    worker = await spawnWorkerProcess({ address: temporalAddress(), taskQueue, mcpConfigPath, claudeBaseUrl: fake.url });
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await connection?.close();
+    await fake?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const statusOf = (id: string): Promise<ConversationStatus> => client.workflow.getHandle(id).query(statusQuery);
+  const nextInput = (id: string, kind: string): Promise<PendingInput> =>
+    waitFor(`a ${kind} request to wait`, async () => (await statusOf(id)).pendingInputs?.find((p) => `${p.kind}/${p.mode ?? ''}` === kind));
+
+  test('form and URL elicitation, sampling, roots and a long operation, one turn', async () => {
+    const id = `everything-asks-${randomUUID()}`;
+    fake.enqueue(
+      {
+        kind: 'message',
+        content: [
+          toolUse('toolu_ev_form', 'trigger-elicitation-request'),
+          toolUse('toolu_ev_roots', 'get-roots-list'),
+          toolUse('toolu_ev_long', 'trigger-long-running-operation', { duration: 2, steps: 4 }),
+        ],
+        stop_reason: 'tool_use',
+      },
+      {
+        kind: 'message',
+        content: [toolUse('toolu_ev_url', 'trigger-url-elicitation', { url: 'https://example.test/connect', message: 'Connect it' }), toolUse('toolu_ev_sample', 'trigger-sampling-request', { prompt: 'Say hi', maxTokens: 40 })],
+        stop_reason: 'tool_use',
+      },
+      { kind: 'message', content: [{ type: 'text', text: 'Hi there.' }], stop_reason: 'end_turn', usage: { input_tokens: 12, output_tokens: 3 } } as ScriptStep,
+      endTurn('All done.'),
+    );
+    await conversations.start('try everything', { id, roots: ['file:///home/me/project'] });
+    const tools = await waitFor('the catalogue', async () => {
+      const names = (await client.workflow.getHandle(id).query(toolsQuery)).tools.map((t) => t.name);
+      return names.length > 0 ? names : undefined;
+    });
+    expect(tools).toEqual(expect.arrayContaining(['trigger-elicitation-request', 'trigger-url-elicitation', 'trigger-sampling-request', 'get-roots-list']));
+
+    const form = await nextInput(id, 'elicitation/form');
+    expect(form.requestedSchema).toMatchObject({ type: 'object' });
+    await client.workflow.getHandle(id).executeUpdate('respondToInput', { args: [{ requestId: form.requestId, action: 'accept', content: { name: 'Ada', check: true } }] });
+
+    const url = await nextInput(id, 'elicitation/url');
+    expect(url).toMatchObject({ url: 'https://example.test/connect' });
+    await client.workflow.getHandle(id).executeUpdate('respondToInput', { args: [{ requestId: url.requestId, action: 'accept' }] });
+
+    const status = await waitFor('the turn to finish', async () => {
+      const s = await statusOf(id);
+      return s.turnsCompleted >= 1 ? s : undefined;
+    }, 120_000);
+    expect(status.lastTurn?.text).toBe('All done.');
+    expect(toolResultText(fake.requests, 'toolu_ev_form')).toContain('Ada');
+    expect(toolResultText(fake.requests, 'toolu_ev_url')).toContain('completed the URL elicitation');
+    expect(toolResultText(fake.requests, 'toolu_ev_sample')).toContain('Hi there.');
+    expect(toolResultText(fake.requests, 'toolu_ev_roots')).toContain('file:///srv/docs');
+    expect(toolResultText(fake.requests, 'toolu_ev_roots')).toContain('file:///home/me/project');
+    expect(toolResultText(fake.requests, 'toolu_ev_long')).toContain('Long running operation completed');
+    expect(status.sampling).toEqual({ calls: 1, usage: expect.objectContaining({ inputTokens: 12, outputTokens: 3 }) });
+  }, 240_000);
+});
