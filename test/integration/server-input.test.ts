@@ -19,6 +19,7 @@ import { respondToInputUpdate, statusQuery } from '../../src/workflows/definitio
 import type { ConversationStatus, MessageParam } from '../../src/conversation/types';
 import type { PendingInput } from '../../src/input/input-requests';
 import { WAITING_INPUT_ATTRIBUTE } from '../../src/workflows/progress-attributes';
+import { runCliProcess, type CliRun } from '../support/cli-process';
 import { REPO_ROOT } from '../support/repo';
 import { temporalAddress } from '../support/test-worker';
 import { currentDetailsOf } from '../support/web-ui-metadata';
@@ -85,6 +86,8 @@ describe('servers that ask back: elicitation, sampling, roots', () => {
     workers.push(spawned);
     return spawned;
   };
+  const cli = (...args: string[]): Promise<CliRun> =>
+    runCliProcess(args, { TEMPORAL_ADDRESS: temporalAddress(), MCP_HOST_TASK_QUEUE: taskQueue, MCP_CONFIG: mcpConfigPath });
   const statusOf = (id: string): Promise<ConversationStatus> => client.workflow.getHandle(id).query(statusQuery);
   const waitingInputs = (id: string): Promise<PendingInput[]> =>
     waitFor(`a request to wait in ${id}`, async () => {
@@ -169,8 +172,22 @@ describe('servers that ask back: elicitation, sampling, roots', () => {
       expect(unknown).toMatch(/^no input request waits with id "in_0000000000000000"; waiting: in_/);
       expect((await statusOf(id)).pendingInputs).toHaveLength(1);
 
-      const answered = await respond(id, pending?.requestId ?? '', 'accept', { name: 'Ada' });
-      expect(answered).toMatchObject({ answered: { requestId: pending?.requestId }, stillWaiting: 0 });
+      if (era === 'modern') {
+        // As a user would: the CLI lists the request, refuses a bad answer with one line, takes a good one.
+        const listed = await cli('pending', '--json');
+        expect(listed.code).toBe(0);
+        const rows = JSON.parse(listed.stdout) as Array<{ id: string; pendingInputs?: PendingInput[] }>;
+        expect(rows.find((r) => r.id === id)?.pendingInputs?.map((p) => p.requestId)).toEqual([pending?.requestId]);
+        const bad = await cli('respond', id, pending?.requestId ?? '', '--json', '{"name":"Ada","size":0}');
+        expect(bad.code).toBe(1);
+        expect(bad.stderr.trim().split('\n')).toEqual(['mcp-host: field "size": must be at least 1, not 0']);
+        const good = await cli('respond', id, pending?.requestId ?? '', '--json', '{"name":"Ada"}');
+        expect(good.code).toBe(0);
+        expect(good.stdout).toContain('0 still waiting');
+      } else {
+        const answered = await respond(id, pending?.requestId ?? '', 'accept', { name: 'Ada' });
+        expect(answered).toMatchObject({ answered: { requestId: pending?.requestId }, stillWaiting: 0 });
+      }
       const again = await respond(id, pending?.requestId ?? '', 'decline').catch((e: Error) => String((e.cause as Error | undefined)?.message ?? e.message));
       expect(again).toMatch(/already answered|no input request waits/);
 
