@@ -203,6 +203,16 @@ describe('servers that ask back: elicitation, sampling, roots', () => {
     }, 180_000);
   }
 
+  test('an unattended conversation (inputTimeoutMs) declines a request nobody answers, and goes on', async () => {
+    const id = `input-timeout-${randomUUID()}`;
+    fake.enqueue(toolUses(toolUse('toolu_timeout', 'modern__book_table')), endTurn('nobody answered'));
+    await conversations.start('book a table', { id, inputTimeoutMs: 1500 });
+    await waitingInputs(id);
+    const status = await turnDone(id);
+    expect(status.pendingInputs).toEqual([]);
+    expect(textOf(toolResultIn('toolu_timeout')?.content)).toBe('not booked (decline)');
+  }, 120_000);
+
   test('URL mode: the URL is shown, never opened; accepting completes the tool', async () => {
     const id = `input-url-${randomUUID()}`;
     fake.enqueue(toolUses(toolUse('toolu_url', 'modern__visit_page')), endTurn('ok'));
