@@ -19,21 +19,9 @@ import type { PendingInput } from '../../src/input/input-requests';
 import { everythingServer } from '../fixtures/reference-servers';
 import { temporalAddress } from '../support/test-worker';
 import { spawnWorkerProcess, type WorkerProcess } from '../support/worker-process';
+import { pollUntil } from '../support/poll-until';
 
-async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    let value: T | undefined | false;
-    try {
-      value = await check();
-    } catch {
-      value = undefined;
-    }
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const waitFor = pollUntil;
 
 const toolUse = (id: string, name: string, input: Record<string, unknown> = {}) => ({ type: 'tool_use' as const, id, name, input });
 const endTurn = (text: string): ScriptStep => ({ kind: 'message', content: [{ type: 'text', text }], stop_reason: 'end_turn' });
@@ -63,8 +51,8 @@ describe('server-everything asks back through the host', () => {
   const taskQueue = `everything-asks-${randomUUID()}`;
 
   beforeAll(async () => {
-    const { name: _name, transport: _transport, tools: _tools, ...entry } = everythingServer() as unknown as Record<string, unknown>;
-    fs.writeFileSync(mcpConfigPath, JSON.stringify({ mcpServers: { everything: { ...entry, sampling: 'auto', roots: ['file:///srv/docs'], timeoutMs: 120_000 } } }));
+    const { command, args } = everythingServer() as unknown as { command: string; args: string[] };
+    fs.writeFileSync(mcpConfigPath, JSON.stringify({ mcpServers: { everything: { command, args, sampling: 'auto', roots: ['file:///srv/docs'], timeoutMs: 120_000 } } }));
     fake = await startFakeMessagesApi({ mode: 'scripted' });
     connection = await Connection.connect({ address: temporalAddress() });
     client = new Client({ connection, dataConverter });
@@ -99,7 +87,7 @@ describe('server-everything asks back through the host', () => {
         content: [toolUse('toolu_ev_url', 'trigger-url-elicitation', { url: 'https://example.test/connect', message: 'Connect it' }), toolUse('toolu_ev_sample', 'trigger-sampling-request', { prompt: 'Say hi', maxTokens: 40 })],
         stop_reason: 'tool_use',
       },
-      { kind: 'message', content: [{ type: 'text', text: 'Hi there.' }], stop_reason: 'end_turn', usage: { input_tokens: 12, output_tokens: 3 } } as ScriptStep,
+      { kind: 'message', content: [{ type: 'text', text: 'Hi there.' }], stop_reason: 'end_turn', usage: { input_tokens: 12, output_tokens: 3 } },
       endTurn('All done.'),
     );
     await conversations.start('try everything', { id, roots: ['file:///home/me/project'] });

@@ -24,21 +24,9 @@ import { REPO_ROOT } from '../support/repo';
 import { temporalAddress } from '../support/test-worker';
 import { currentDetailsOf } from '../support/web-ui-metadata';
 import { spawnWorkerProcess, type WorkerProcess } from '../support/worker-process';
+import { pollUntil } from '../support/poll-until';
 
-async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    let value: T | undefined | false;
-    try {
-      value = await check();
-    } catch {
-      value = undefined; // no worker answering queries for a moment (restart)
-    }
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const waitFor = pollUntil;
 
 const toolUse = (id: string, name: string, input: Record<string, unknown> = {}) => ({ type: 'tool_use' as const, id, name, input });
 const toolUses = (...uses: Array<ReturnType<typeof toolUse>>): ScriptStep => ({ kind: 'message', content: uses, stop_reason: 'tool_use' });
