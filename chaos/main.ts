@@ -18,6 +18,7 @@ import type { ChaosScenario, ScenarioContext } from './scenario';
 import { badInput } from './scenarios/bad-input';
 import { load } from './scenarios/load';
 import { mcpFaults } from './scenarios/mcp-faults';
+import { mcpTasks } from './scenarios/mcp-tasks';
 import { modelFaults } from './scenarios/model-faults';
 import { secrets } from './scenarios/secrets';
 import { serverRestart } from './scenarios/server-restart';
@@ -30,11 +31,12 @@ import { leftoverProcesses } from './support/process-leaks';
 /**
  * Every scenario, in the order they run. Scenarios in one group run side by side, each on its own
  * task queue and workers: the kills (both cadences, and the pair of workers), whose recoveries are
- * set by Temporal's timeouts; the functional ones, whose figures are not timings. The server
+ * set by Temporal's timeouts; the functional ones, whose figures are not timings (the MCP tasks'
+ * figure is its re-executions, which must be 0; its recoveries are only indicative). The server
  * restart must run alone (it stops everyone's server), and so does the load, which measures one
  * worker's memory and latency. Secrets last, so it reads every history the others left.
  */
-const PLAN: ChaosScenario[][] = [[workerKill, twoWorkers], [serverRestart], [modelFaults, mcpFaults, badInput], [load], [secrets]];
+const PLAN: ChaosScenario[][] = [[workerKill, twoWorkers], [serverRestart], [modelFaults, mcpFaults, mcpTasks, badInput], [load], [secrets]];
 const SCENARIOS = PLAN.flat();
 
 const RESULTS_DIR = path.join(REPO_ROOT, 'docs/reliability');

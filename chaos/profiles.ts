@@ -28,6 +28,8 @@ export interface Profile {
   twoWorkers: { runs: number; pauseMs: readonly [number, number] };
   /** Conversations at once on one worker in the load scenario. */
   loadConversations: number;
+  /** MCP tasks: worker kills during one task tool call (per wire), and how long the task works. */
+  tasks: { kills: number; taskMs: number };
 }
 
 const shape: WorkloadShape = { turns: 4, rounds: [2, 4], parallelTools: 2, toolMs: [100, 500] };
@@ -49,6 +51,7 @@ export const PROFILES: Record<Profile['name'], Profile> = {
     serverRestarts: { restarts: 2, pauseMs: [5_000, 10_000] },
     twoWorkers: { runs: 1, pauseMs: [4_000, 8_000] },
     loadConversations: 50,
+    tasks: { kills: 2, taskMs: 8000 },
   },
   long: {
     name: 'long',
@@ -63,5 +66,6 @@ export const PROFILES: Record<Profile['name'], Profile> = {
     serverRestarts: { restarts: 6, pauseMs: [5_000, 20_000] },
     twoWorkers: { runs: 4, pauseMs: [4_000, 15_000] },
     loadConversations: 200,
+    tasks: { kills: 5, taskMs: 25_000 },
   },
 };

@@ -13,6 +13,7 @@ import type { ToolDefinition } from '../mcp/tools/tool-definitions';
 import { classified, classifyError } from '../errors/classify-error';
 import { toolAttemptTimeouts } from '../errors/tool-retry-policy';
 import { HostError } from '../errors/host-error';
+import { callToolAsTask, taskWireOfAttempt } from './call-tool-as-task';
 import { ToolAttemptBudget } from './tool-attempt-budget';
 import type { ToolCallInput, ToolCallOutput, ToolInputRequired } from './types';
 import { announceRoots, beginAsking, rootsFor, type CallAsker } from '../mcp/server-requests';
@@ -90,6 +91,9 @@ const MAX_MISMATCH_CHARS = 2000;
  *   mirrored into `Mcp-Param-*` headers (SEP-2243), from this worker's latest listing of the server
  *   (listed first when it has none). A server that refuses the headers (HeaderMismatch, -32020, an
  *   HTTP 400 before anything ran) gets the server listed again and the call sent once more.
+ * - A tool its server runs as an MCP task (2025-11-25 tasks, or the 2026-07-28 tasks extension) is
+ *   called as a task and polled; its task id rides in the heartbeat details, so the attempt after a
+ *   lost worker polls the same task and the tool runs once (`call-tool-as-task.ts`, src/mcp/tasks).
  */
 export function createCallTool(deps: CallToolDeps): (input: ToolCallInput) => Promise<ToolCallOutput> {
   return async (input) => {
@@ -135,6 +139,36 @@ async function callTool(deps: CallToolDeps, input: ToolCallInput, context: Conte
       // A 2025 server's requests during the call reach this call's conversation (src/mcp/server-requests.ts).
       const stopAsking = deps.asker !== undefined ? beginAsking(client, deps.asker(context, input)) : undefined;
       if (client.getProtocolEra() !== 'modern') await announceRoots(client, server, input.roots ?? []);
+      // ── MCP tasks (issue 27): a call its server runs as a task is polled to its result, and an attempt
+      // after a lost worker polls the same task instead of calling the tool again (call-tool-as-task.ts).
+      const taskWire = taskWireOfAttempt(client, definition, budget);
+      if (taskWire !== undefined) {
+        try {
+          return await callToolAsTask(taskWire, {
+            connections: deps.connections,
+            server,
+            input,
+            client,
+            definition,
+            context,
+            budget,
+            cancelled,
+            deadline,
+            timeoutMs,
+            deadlineMs,
+            heartbeat: () => budget.heartbeat(progress),
+            onprogress: (update) => {
+              progress = update;
+              budget.heartbeat(progress);
+            },
+            callParams: params(again),
+            ...(deps.asker !== undefined ? { asker: deps.asker(context, input) } : {}),
+          });
+        } finally {
+          stopAsking?.();
+        }
+      }
+      // ── end of MCP tasks ──
       const request = (): Promise<unknown> => {
         const headers = paramHeadersForCall(client, server, definition, input.arguments);
         return client.request({ method: 'tools/call', params: params(again) }, AnyResult, {

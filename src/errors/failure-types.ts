@@ -54,6 +54,24 @@ export const MCP_FAILURE_TYPES = [
    * `server_error` and `temporarily_unavailable` are retried.
    */
   'mcp.auth_failed',
+  /**
+   * MCP tasks (src/mcp/tasks): the server no longer knows the task a call was polling (restarted,
+   * or the task outlived its TTL): the tool may have run, and its result is gone. Retryable as a
+   * "may have run" failure: a tool not marked idempotent or read-only is not run again.
+   */
+  'mcp.task_lost',
+  /** MCP tasks: the server cancelled the call's task (not the host), or it asked for input the host cannot give (non-retryable). */
+  'mcp.task_cancelled',
+  /**
+   * MCP tasks: the attempt reached its deadline with the task still running on the server; the next
+   * attempt polls the same task. The worker's limit, not the tool's failure: it costs no budget.
+   */
+  'mcp.task_running',
+  /**
+   * MCP tasks: polling a task failed (connection, timeout, a retryable JSON-RPC error) after the
+   * task existed: the next attempt polls the same task, so the tool does not run again. Counted.
+   */
+  'mcp.task_poll_failed',
 ] as const;
 
 /** One of {@link MCP_FAILURE_TYPES}. */

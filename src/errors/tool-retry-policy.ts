@@ -19,6 +19,10 @@
  *   idempotent or read-only is not run again: the failure is made final at once. So such a tool
  *   runs twice for one call only when the worker running it is lost mid-call (at least once).
  *   The README's "Failures and retries" has the whole table.
+ * - **A tool run as an MCP task runs once** (src/mcp/tasks): its task id rides in the heartbeat
+ *   details, so an attempt after a lost worker, a failed poll or an attempt's deadline polls the
+ *   same task instead of calling the tool again. Only a task its server forgot (`mcp.task_lost`)
+ *   or one that ended failed or cancelled is called afresh, under the rules above.
  *
  * The count of tool failures lives in the activity's heartbeat details, which Temporal carries from
  * one attempt to the next: an attempt that fails records the new count in a heartbeat before it
@@ -71,15 +75,19 @@ const FAILURE_BACKOFF = { initialMs: 1000, coefficient: 2, maximumMs: 20_000 } a
 
 /**
  * Retryable failures that say nothing about the tool: the worker was shutting down (another worker
- * takes the call). Everything else retryable counts against the budget.
+ * takes the call), or an MCP task outlasted the attempt (the next attempt polls the same task, so a
+ * long task is bounded by its server's TTL, not by the attempt budget). Everything else retryable
+ * counts against the budget.
  */
-const WORKER_SIDE_FAILURES: ReadonlySet<FailureType> = new Set<FailureType>(['mcp.shutting_down']);
+const WORKER_SIDE_FAILURES: ReadonlySet<FailureType> = new Set<FailureType>(['mcp.shutting_down', 'mcp.task_running']);
 
 /**
  * Failures after which the tool may have run: the request reached the server and nothing says it
  * did not run. A call past its timeout (whether the server still answers ping, so the call probably
  * still runs, or not, so its process is dropped), a connection lost mid-call, an answer that breaks
- * the protocol. A tool not marked idempotent or read-only is not run again after one of these.
+ * the protocol, an MCP task its server forgot. A tool not marked idempotent or read-only is not run
+ * again after one of these. (A task's poll failing, `mcp.task_poll_failed`, is not listed: the next
+ * attempt polls the same task instead of running the tool again.)
  * Failures not listed either never reached the server (`mcp.unreachable`, `mcp.connect_failed`) or
  * were answered by it as failed (`mcp.server_error`): another attempt cannot duplicate a side effect.
  */
@@ -88,6 +96,7 @@ export const MAY_HAVE_RUN_FAILURES: ReadonlySet<FailureType> = new Set<FailureTy
   'mcp.connection_lost',
   'mcp.connection_closed',
   'mcp.protocol_error',
+  'mcp.task_lost',
 ]);
 
 /**

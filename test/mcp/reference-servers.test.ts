@@ -7,10 +7,13 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { createCallTool } from '../../src/activities/call-tool';
+import type { ToolCallInput, ToolCallOutput } from '../../src/activities/types';
 import { findToolRoute, toolRouteEntries } from '../../src/conversation/tool-routes';
 import type { ToolCatalog } from '../../src/conversation/types';
 import type { McpServerConfig } from '../../src/mcp/config';
 import { McpConnections } from '../../src/mcp/mcp-connections';
+import type { CallAsker } from '../../src/mcp/server-requests';
 import { buildToolCatalog } from '../../src/mcp/tool-catalog';
 import { isRunning } from '../fixtures/child-processes';
 import { callToolActivity as callTool, failureOf, quietActivityEnvironment } from '../fixtures/mock-activities';
@@ -59,9 +62,9 @@ describe('stdio reference servers: everything, filesystem, memory, time (Python)
       expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
       expect(tool.input_schema.type).toBe('object');
     }
-    // The task-only tool of server-everything cannot be called with a plain tools/call: left out, with a warning.
-    expect(names).not.toContain('simulate-research-query');
-    expect(logs.some((l) => l.startsWith('[mcp:everything] warning: tool "simulate-research-query" left out'))).toBe(true);
+    // The task-only tool of server-everything is offered: its calls run as MCP tasks (src/mcp/tasks).
+    expect(names).toContain('simulate-research-query');
+    expect(logs.some((l) => l.startsWith('[mcp:everything] warning: tool "simulate-research-query" left out'))).toBe(false);
     // stderr of a stdio server goes to the worker log under its name.
     expect(logs).toContain('[mcp:everything] Starting default (STDIO) server...');
   });
@@ -79,6 +82,33 @@ describe('stdio reference servers: everything, filesystem, memory, time (Python)
     expect(bad.content).toMatch(/Invalid arguments for tool echo/);
     const links = await callTool(connections, 'everything', 'get-resource-links', { count: 2 });
     expect(JSON.stringify(links.content)).toContain('[resource link] ');
+  });
+
+  test('everything: its task-only tool runs as an MCP task (2025-11-25), the task id heartbeated, polled to its report', async () => {
+    const env = quietActivityEnvironment();
+    const beats: Array<{ taskId?: string; taskStatus?: { status: string } }> = [];
+    env.on('heartbeat', (details: { taskId?: string }) => beats.push(details));
+    const out = await callTool(connections, 'everything', 'simulate-research-query', { topic: 'durable execution' }, env);
+    expect(out.isError).toBe(false);
+    expect(JSON.stringify(out.content)).toContain('Research Report: durable execution');
+    expect(typeof beats[0]?.taskId).toBe('string');
+    expect(beats.some((beat) => beat.taskStatus?.status === 'working')).toBe(true);
+  });
+
+  test('everything: its task asks for a clarification during tasks/result (2025-11-25): the call’s asker answers it', async () => {
+    const asked: unknown[] = [];
+    const asker = (): CallAsker => ({
+      roots: [],
+      ask: (request) => {
+        asked.push(request.method);
+        return Promise.resolve({ result: { action: 'accept', content: { interpretation: 'programming' } } });
+      },
+    });
+    const input: ToolCallInput = { server: 'everything', tool: 'simulate-research-query', arguments: { topic: 'python', ambiguous: true }, toolUseId: 'toolu_research' };
+    const call = (): Promise<ToolCallOutput> => quietActivityEnvironment().run(createCallTool({ connections, asker }), input);
+    const out = await call();
+    expect(asked).toEqual(['elicitation/create']);
+    expect(JSON.stringify(out.content)).toContain('python (programming)');
   });
 
   test('everything: progress notifications feed the heartbeat details', async () => {

@@ -74,8 +74,8 @@ describe('tool catalogue (S4, S5)', () => {
     // Each server's tools by name (code-unit order), whatever order the server listed them in.
     expect(fromPages.map((route) => route.name)).toEqual([...Array.from({ length: 210 }, (_, i) => `gen_${String(i).padStart(3, '0')}`), 'search']);
     expect(toolRouteEntries(catalog).map(([name]) => name)).toEqual(names);
-    // names: search, a.b.c, LONG, dup, whoami, add_tool, __proto__, constructor; picky: two.
-    expect(catalog.tools).toHaveLength(211 + 8 + 1);
+    // names: search, a.b.c, LONG, dup, task_only, whoami, add_tool, __proto__, constructor; picky: two.
+    expect(catalog.tools).toHaveLength(211 + 9 + 1);
   });
 
   test('a name two servers share, a dotted name and a 70-character name all map back exactly', async () => {
@@ -116,18 +116,21 @@ describe('tool catalogue (S4, S5)', () => {
     expect(denied).toMatchObject({ type: 'mcp.tool_denied', nonRetryable: true });
   });
 
-  test('tools the host cannot offer and a server that cannot start are left out with a warning; the rest stands', () => {
+  test('tools the host cannot offer and a server that cannot start are left out with a warning; the rest stands (a task-only tool is offered)', () => {
     const warnings = logs.filter((line) => line.includes('warning:'));
     expect(warnings).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^\[mcp:names\] warning: tool "bad_schema" left out: its definition is invalid/),
         expect.stringMatching(/^\[mcp:names\] warning: tool "dup" left out: listed more than once/),
-        expect.stringMatching(/^\[mcp:names\] warning: tool "task_only" left out: it can only run as an MCP task/),
         expect.stringMatching(/^\[mcp:missing\] warning: its tools are left out of this turn's catalogue: cannot connect/),
       ]),
     );
-    expect(catalog.tools.some((tool) => tool.name === 'bad_schema' || tool.name === 'task_only')).toBe(false);
+    expect(catalog.tools.some((tool) => tool.name === 'bad_schema')).toBe(false);
     expect(catalog.tools.filter((tool) => tool.name === 'dup')).toHaveLength(1);
+    // A task-only tool is offered: its calls run as MCP tasks (src/mcp/tasks), its task support recorded.
+    expect(warnings.some((line) => line.includes('"task_only"'))).toBe(false);
+    expect(catalog.tools.filter((tool) => tool.name === 'task_only')).toHaveLength(1);
+    expect(connections.toolDefinitions.get('names', 'task_only')).toMatchObject({ taskSupport: 'required' });
   });
 
   test('the handshake as the server saw it: initialize asking for 2025-06-18, then initialized, then tools/list (S3); env and cwd reach the process', async () => {

@@ -1,13 +1,15 @@
 /**
  * One server's tool listing (S4): every `tools/list` page (following `nextCursor`), each tool
  * checked on its own, filtered by the server's allow/deny list, with how long the listing may be
- * reused. The tools' call-time definitions (`Mcp-Param-*` headers, `outputSchema`) are recorded in
- * the pool's {@link ToolDefinitions} as a side effect, so a call knows them without another listing.
+ * reused. The tools' call-time definitions (`Mcp-Param-*` headers, `outputSchema`, task support)
+ * are recorded in the pool's {@link ToolDefinitions} as a side effect, so a call knows them without
+ * another listing. A task-only tool (`execution.taskSupport: "required"`) is offered like any
+ * other: its calls run as MCP tasks (src/mcp/tasks).
  *
  * A tool the host cannot offer is logged as a warning naming the server and tool and left out, and
  * the rest of the listing stands: an invalid definition, an input schema Claude cannot take, a
- * duplicate name, task-only execution (which this host does not speak), and on a 2026-07-28
- * Streamable HTTP connection invalid `x-mcp-header` marks (the spec's MUST, SEP-2243).
+ * duplicate name, and on a 2026-07-28 Streamable HTTP connection invalid `x-mcp-header` marks (the
+ * spec's MUST, SEP-2243).
  */
 import { MAX_CACHE_TTL_MS, specTypeSchemas, type Client, type Tool as McpTool } from '@modelcontextprotocol/client';
 import { z } from 'zod';
@@ -15,6 +17,7 @@ import { toClaudeTool } from '../claude-tool';
 import type { McpServerConfig } from '../config';
 import { isToolAllowed } from '../is-tool-allowed';
 import type { McpConnections } from '../mcp-connections';
+import { taskSupportOf } from '../tasks/task-support';
 import type { ToolDefinition } from './tool-definitions';
 import { scanHeaderParams, type HeaderParam } from './x-mcp-header';
 
@@ -139,10 +142,6 @@ function usableTools(server: McpServerConfig, pages: Pages, warn: (line: string)
     }
     seen.add(tool.name);
     if (!isToolAllowed(server.tools, tool.name)) continue;
-    if (tool.execution?.taskSupport === 'required') {
-      warn(`tool ${JSON.stringify(tool.name)} left out: it can only run as an MCP task, which this host does not support`);
-      continue;
-    }
     const headers = headerParamsOf(tool, enforceHeaders);
     if ('problem' in headers) {
       warn(`tool ${JSON.stringify(tool.name)} left out: invalid x-mcp-header (${headers.problem})`);
@@ -156,7 +155,12 @@ function usableTools(server: McpServerConfig, pages: Pages, warn: (line: string)
       continue;
     }
     const outputSchema = (raw as Record<string, unknown>).outputSchema;
-    definitions.set(tool.name, { headerParams: headers.params, ...(outputSchema !== undefined ? { outputSchema } : {}) });
+    const taskSupport = taskSupportOf(raw);
+    definitions.set(tool.name, {
+      headerParams: headers.params,
+      ...(outputSchema !== undefined ? { outputSchema } : {}),
+      ...(taskSupport !== undefined ? { taskSupport } : {}),
+    });
     tools.push(tool);
   }
   return { tools, definitions };

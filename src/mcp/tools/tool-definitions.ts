@@ -1,9 +1,11 @@
 /**
  * What a tool call needs to know of the tool as its server last listed it: the arguments to mirror
- * into `Mcp-Param-*` headers (SEP-2243) and the `outputSchema` its `structuredContent` must match.
- * The catalogue that goes to Claude carries neither (nor should the workflow's history), so each
- * worker keeps the definitions of its own latest listing per server, here, beside its connections.
+ * into `Mcp-Param-*` headers (SEP-2243), the `outputSchema` its `structuredContent` must match, and
+ * whether it runs as an MCP task (`execution.taskSupport`, src/mcp/tasks). The catalogue that goes
+ * to Claude carries none of these (nor should the workflow's history), so each worker keeps the
+ * definitions of its own latest listing per server, here, beside its connections.
  */
+import type { TaskSupport } from '../tasks/task-support';
 import type { HeaderParam } from './x-mcp-header';
 
 /** One listed tool, as far as calling it is concerned. */
@@ -12,6 +14,8 @@ export interface ToolDefinition {
   headerParams: readonly HeaderParam[];
   /** The tool's `outputSchema` as listed, unchecked; undefined when it declares none. */
   outputSchema?: unknown;
+  /** The tool's `execution.taskSupport` as listed (a valid value); undefined when it lists none (`forbidden`). */
+  taskSupport?: TaskSupport;
 }
 
 /** The latest listed definitions of each server's tools, in one worker. */
