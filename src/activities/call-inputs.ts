@@ -2,7 +2,7 @@
  * The `callTool` activity's side of a 2025 server's request during the call (issue 27): the
  * request goes to the conversation by the `inputRequested` signal, and the activity, which holds
  * the call and keeps heartbeating, polls the conversation's `inputResponses` query until the answer
- * is there (the user's, the policy's, or Claude's for sampling). Asked first whether the same
+ * is there (the user's, the policy's, or Claude's for sampling), for as long as the call's attempt may last. Asked first whether the same
  * question of the same call was answered already (an attempt after a lost worker), it is then not
  * asked again. The request id is the one the workflow computes (src/input/input-requests.ts).
  */
@@ -18,7 +18,7 @@ import type { ToolCallInput } from './types';
 const POLL_MS = 500;
 
 /** The asker of one `callTool` attempt, for src/mcp/server-requests.ts. */
-export function callAsker(temporal: Client, context: Context, input: ToolCallInput): CallAsker {
+export function callAsker(temporal: Client, context: Context, input: ToolCallInput, maxWaitMs: number): CallAsker {
   const workflowId = context.info.workflowExecution?.workflowId;
   if (workflowId === undefined) throw new Error('a tool call outside a workflow cannot ask its conversation');
   const handle = temporal.workflow.getHandle(workflowId);
@@ -41,12 +41,16 @@ export function callAsker(temporal: Client, context: Context, input: ToolCallInp
       if (known !== undefined) return known;
       await handle.signal(inputRequestedSignal, { requestId, toolUseId: input.toolUseId, server: input.server, request });
       context.log.info(`MCP server "${input.server}" asked for ${request.method} during tools/call "${input.tool}" (${requestId}); waiting for the conversation's answer`);
+      // Polled for as long as the call's attempt may last: a request the server made while another
+      // call of the connection was running may outlive this one (src/workflows/server-input.ts).
       const signal = context.cancellationSignal;
+      const giveUpAt = Date.now() + maxWaitMs;
       for (;;) {
-        await context.sleep(POLL_MS);
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
         if (signal.aborted) throw new Error('the tool call was cancelled while its server waited for an answer');
         const answer = await answerTo(requestId);
         if (answer !== undefined) return answer;
+        if (Date.now() > giveUpAt) throw new Error(`no answer to ${request.method} (${requestId}) within ${maxWaitMs} ms`);
       }
     },
   };

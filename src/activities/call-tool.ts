@@ -28,7 +28,7 @@ export interface CallToolDeps {
    * call's conversation (src/activities/call-inputs.ts). Without one, a form is cancelled and a
    * completion refused.
    */
-  asker?: (context: Context, input: ToolCallInput) => CallAsker;
+  asker?: (context: Context, input: ToolCallInput, maxWaitMs: number) => CallAsker;
   /** Cap on a result's text, in characters (about 4 per token). */
   maxResultChars?: number;
 }
@@ -137,7 +137,8 @@ async function callTool(deps: CallToolDeps, input: ToolCallInput, context: Conte
     deps.connections.use(input.server, async (client) => {
       definition = await definitionForCall(deps.connections, server, input.tool, signal);
       // A 2025 server's requests during the call reach this call's conversation (src/mcp/server-requests.ts).
-      const stopAsking = deps.asker !== undefined ? beginAsking(client, deps.asker(context, input)) : undefined;
+      const asker = deps.asker?.(context, input, deadlineMs);
+      const stopAsking = asker !== undefined ? beginAsking(client, asker) : undefined;
       if (client.getProtocolEra() !== 'modern') await announceRoots(client, server, input.roots ?? []);
       // ── MCP tasks (issue 27): a call its server runs as a task is polled to its result, and an attempt
       // after a lost worker polls the same task instead of calling the tool again (call-tool-as-task.ts).
@@ -162,7 +163,7 @@ async function callTool(deps: CallToolDeps, input: ToolCallInput, context: Conte
               budget.heartbeat(progress);
             },
             callParams: params(again),
-            ...(deps.asker !== undefined ? { asker: deps.asker(context, input) } : {}),
+            ...(asker !== undefined ? { asker } : {}),
           });
         } finally {
           stopAsking?.();

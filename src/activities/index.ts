@@ -71,7 +71,7 @@ export function createActivities(deps: ActivityDeps): ConversationActivities {
       withRedactedFailures(
         createCallTool({
           connections: deps.mcp,
-          asker: (context, input) => callAsker(deps.temporal, context, input),
+          asker: (context, input, maxWaitMs) => callAsker(deps.temporal, context, input, maxWaitMs),
           ...(deps.maxResultChars !== undefined ? { maxResultChars: deps.maxResultChars } : {}),
         }),
         secrets,

@@ -117,6 +117,9 @@ const ROOTS_ASK_WAIT_MS = 2000;
  */
 export async function announceRoots(client: Client, server: McpServerConfig, conversationRoots: readonly string[]): Promise<void> {
   const key = JSON.stringify(rootsFor(server, conversationRoots));
+  // Calls started together with the same roots wait for the one announcement under way.
+  const pending = announcing.get(client);
+  if (pending?.key === key) return pending.done;
   const before = announced.get(client) ?? JSON.stringify(rootsFor(server));
   if (key === before) return;
   announced.set(client, key);
@@ -125,12 +128,20 @@ export async function announceRoots(client: Client, server: McpServerConfig, con
     asked = resolve;
   });
   waitingForRoots.set(client, asked);
-  try {
-    await client.notification({ method: 'notifications/roots/list_changed' });
-    await Promise.race([askedAgain, new Promise((resolve) => setTimeout(resolve, ROOTS_ASK_WAIT_MS).unref())]);
-  } finally {
-    waitingForRoots.delete(client);
-  }
+  const entry: { key: string; done: Promise<void> } = { key, done: Promise.resolve() };
+  entry.done = (async () => {
+    try {
+      await client.notification({ method: 'notifications/roots/list_changed' });
+      await Promise.race([askedAgain, new Promise((resolve) => setTimeout(resolve, ROOTS_ASK_WAIT_MS).unref())]);
+    } finally {
+      waitingForRoots.delete(client);
+      if (announcing.get(client) === entry) announcing.delete(client);
+    }
+  })();
+  announcing.set(client, entry);
+  return entry.done;
 }
 
+/** The announcement under way on each connection, for calls started at the same time. */
+const announcing = new WeakMap<Client, { key: string; done: Promise<void> }>();
 const waitingForRoots = new WeakMap<Client, () => void>();

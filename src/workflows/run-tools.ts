@@ -18,7 +18,7 @@ import { routeApprovalMode } from '../approval/approval-mode';
 import { cancelledWhileWaitingText, policyDeniedText, userDeclinedText, type ApprovalDecision } from '../approval/pending-approvals';
 import { isPatched } from './patches';
 import { awaitApproval, TOOL_APPROVAL_PATCH } from './tool-approval';
-import { answerInputRequests, forgetCallInputs, serveCallInputs } from './server-input';
+import { answerInputRequests, serveReplyInputs } from './server-input';
 import type { ToolRoute } from '../conversation/types';
 import type { ToolCallInput, ToolCallOutput } from '../activities/types';
 
@@ -72,8 +72,6 @@ async function runOne(state: ConversationState, toolUse: ToolUseBlock, neverRan:
     if (isCancellation(err)) throw err;
     state.hostToolErrors += 1;
     return hostError(toolUse, `[host] Tool "${toolUse.name}" could not be run: ${failureMessage(err)}`);
-  } finally {
-    forgetCallInputs(state, toolUse.id);
   }
 }
 
@@ -98,7 +96,7 @@ async function callWithInputs(state: ConversationState, toolUse: ToolUseBlock, r
       ...(roots !== undefined && roots.length > 0 ? { roots } : {}),
       ...again,
     });
-    const output = await serveCallInputs(state, toolUse, route, call);
+    const output = await call;
     if (output.inputRequired === undefined) return output;
     if (round >= MAX_INPUT_ROUNDS) {
       return { content: `[host] MCP server "${route.server}" still asked for input after ${MAX_INPUT_ROUNDS} rounds; the call was given up.`, isError: true, truncatedChars: 0 };
@@ -126,7 +124,7 @@ export interface ToolRun {
 export async function runToolsUntilCancelled(state: ConversationState, toolUses: readonly ToolUseBlock[]): Promise<ToolRun> {
   // Tools that need no approval start at once; those that wait for it start when approved.
   const neverRan: NeverRan = new Set();
-  const settled = await Promise.allSettled(toolUses.map((toolUse) => runOne(state, toolUse, neverRan)));
+  const settled = await serveReplyInputs(state, routedUses(state, toolUses), Promise.allSettled(toolUses.map((toolUse) => runOne(state, toolUse, neverRan))));
   let cancelled: Error | undefined;
   const results = settled.map((outcome, index): ToolResultBlock => {
     if (outcome.status === 'fulfilled') return outcome.value;
@@ -142,7 +140,15 @@ export async function runToolsUntilCancelled(state: ConversationState, toolUses:
 
 /** Runs all tool uses at once; results come back in block order whatever order they finish in. */
 export async function runTools(state: ConversationState, toolUses: readonly ToolUseBlock[]): Promise<ToolResultBlock[]> {
-  return Promise.all(toolUses.map((toolUse) => runOne(state, toolUse)));
+  return serveReplyInputs(state, routedUses(state, toolUses), Promise.all(toolUses.map((toolUse) => runOne(state, toolUse))));
+}
+
+/** The reply's tool uses that name a tool of the catalogue, with its route (the servers that may ask back). */
+function routedUses(state: ConversationState, toolUses: readonly ToolUseBlock[]): Array<{ toolUse: ToolUseBlock; route: ToolRoute }> {
+  return toolUses.flatMap((toolUse) => {
+    const route = findToolRoute(state.catalog, toolUse.name);
+    return route ? [{ toolUse, route }] : [];
+  });
 }
 
 /** Answers tool uses that will not run because the turn hit its iteration limit. */

@@ -104,10 +104,21 @@ async function userAnswer(state: ConversationState, entry: InputEntry): Promise<
   }
 }
 
-/** Answers one request: by policy, or by the user (and then, for sampling, by Claude). */
-async function answerOne(state: ConversationState, toolUse: ToolUseBlock, route: ToolRoute, requestId: string, request: ServerInputRequest): Promise<ServerInputResponse> {
+/** Requests being answered now, by request id: the same request again (a retried call asked it anew) shares the answer. */
+const answering = new Map<string, Promise<ServerInputResponse>>();
+
+/** Answers one request, once however often it is asked: by policy, or by the user (and then, for sampling, by Claude). */
+function answerOne(state: ConversationState, toolUse: ToolUseBlock, route: ToolRoute, requestId: string, request: ServerInputRequest): Promise<ServerInputResponse> {
   const kept = state.inputResponses[toolUse.id]?.[requestId];
-  if (kept !== undefined) return kept;
+  if (kept !== undefined) return Promise.resolve(kept);
+  const under = answering.get(requestId);
+  if (under !== undefined) return under;
+  const answer = answerNew(state, toolUse, route, requestId, request).finally(() => answering.delete(requestId));
+  answering.set(requestId, answer);
+  return answer;
+}
+
+async function answerNew(state: ConversationState, toolUse: ToolUseBlock, route: ToolRoute, requestId: string, request: ServerInputRequest): Promise<ServerInputResponse> {
   const kind = inputKindOf(request);
   let response: ServerInputResponse;
   if (kind === undefined) {
@@ -184,34 +195,37 @@ export async function answerInputRequests(
 }
 
 /**
- * Runs beside a tool call for its whole length and answers the requests that its server sends on
- * the open connection (2025 wire), as the activity signals them. Returns when `done` settles.
+ * Runs beside a reply's tool calls for as long as `work` runs, and answers the requests their servers
+ * send on the open connection (2025 wire), as the activities signal them, each as it comes (several
+ * at once). Reply-wide, not per call: a 2025 request does not say which call it belongs to, so the
+ * worker hands it to one of the calls in flight on that connection (src/mcp/server-requests.ts), which
+ * may finish before the request is answered; the answer is still given, under that call's id, which
+ * its asker keeps polling. When `work` is done, what is left (late signals, requests still waiting
+ * for the user, the answers kept for these calls) is dropped.
  */
-export async function serveCallInputs<T>(state: ConversationState, toolUse: ToolUseBlock, route: ToolRoute, call: Promise<T>): Promise<T> {
+export async function serveReplyInputs<T>(state: ConversationState, uses: ReadonlyArray<{ toolUse: ToolUseBlock; route: ToolRoute }>, work: Promise<T>): Promise<T> {
+  const ids = new Set(uses.map((u) => u.toolUse.id));
+  const mine = (a: InputRequestedBy): boolean => ids.has(a.toolUseId);
   const scope = new CancellationScope();
   const serving = scope.run(async () => {
     for (;;) {
-      await condition(() => arrived.some((a) => a.toolUseId === toolUse.id));
-      const index = arrived.findIndex((a) => a.toolUseId === toolUse.id);
+      await condition(() => arrived.some(mine));
+      const index = arrived.findIndex(mine);
       const [next] = arrived.splice(index, 1);
-      // Served one at a time: a server on the 2025 wire waits for each answer before it asks again.
-      if (next !== undefined) await answerOne(state, toolUse, route, next.requestId, next.request);
+      const use = uses.find((u) => u.toolUse.id === next?.toolUseId);
+      // Answered side by side: one request waiting for the user holds up no other.
+      if (next !== undefined && use !== undefined) void answerOne(state, use.toolUse, use.route, next.requestId, next.request).catch(() => undefined);
     }
   });
-  // It ends only by the cancellation below (or the turn's), which the call sees as well.
+  // It ends only by the cancellation below (or the turn's), which the calls see as well.
   serving.catch(() => undefined);
   try {
-    return await call;
+    return await work;
   } finally {
     scope.cancel();
-    // Signals that came too late for the call, and requests still waiting for the user, are moot now.
-    for (let i = arrived.length - 1; i >= 0; i--) if (arrived[i]?.toolUseId === toolUse.id) arrived.splice(i, 1);
-    for (const entry of state.inputs.filter((e) => e.toolUseId === toolUse.id)) removeInput(state.inputs, entry.requestId);
+    for (let i = arrived.length - 1; i >= 0; i--) if (ids.has(arrived[i]?.toolUseId ?? '')) arrived.splice(i, 1);
+    for (const entry of state.inputs.filter((e) => ids.has(e.toolUseId))) removeInput(state.inputs, entry.requestId);
+    for (const id of ids) delete state.inputResponses[id];
     noteInputs();
   }
-}
-
-/** Forgets the answers kept for a call once it has finished for good. */
-export function forgetCallInputs(state: ConversationState, toolUseId: string): void {
-  delete state.inputResponses[toolUseId];
 }

@@ -46,6 +46,7 @@ describe('conversation state', () => {
       messageCount: 0,
       toolCount: 0,
       pendingApprovals: [],
+      pendingInputs: [],
       cost: { usd: 0, priced: true },
       context: { strategy: 'keep_all', summaryCovers: 0, lastPromptTokens: 0, contextWindow: 200_000 },
     });
