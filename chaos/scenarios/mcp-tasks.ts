@@ -13,18 +13,18 @@
  */
 import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeFirst } from '../../src/client/decode-payloads';
-import { REPO_ROOT } from '../../test/support/repo';
 import { faultResult, type FaultResult } from '../report/fault-result';
 import type { ChaosScenario, ScenarioContext } from '../scenario';
 import { injectedCallStep, resultText, withInjectedRound, type InjectedCall } from '../support/injected-round';
 import { perConversationResults, rigProblems } from '../support/per-conversation-results';
 import { startScenarioRig, type ScenarioRig } from '../support/scenario-rig';
 import type { WorkloadShape } from '../support/turn-plan';
+import { startTaskServer } from '../../test/fixtures/start-task-server';
 
 /** The two wires, each with its fixture. */
 const WIRES = [
@@ -40,23 +40,6 @@ function taskShape(shape: WorkloadShape): WorkloadShape {
   return { ...shape, turns: 2, rounds: [1, 1], parallelTools: 1 };
 }
 
-/** Starts a task fixture as a process of its own; resolves with it and its URL once it listens. */
-function startTaskServer(fixture: string, logFile: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, fixture), '--port', '0', '--log', logFile], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let stderr = '';
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => {
-      stderr += chunk;
-      const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
-      if (url !== undefined) resolve({ child, url });
-    });
-    child.once('exit', (code) => reject(new Error(`${fixture} exited (${String(code)}): ${stderr}`)));
-  });
-}
 
 async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;

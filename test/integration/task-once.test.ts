@@ -10,7 +10,7 @@
  */
 import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -22,27 +22,10 @@ import { dataConverter } from '../../src/temporal/data-converter';
 import { conversationWorkflow } from '../../src/workflows';
 import { messagesQuery, statusQuery, userMessageSignal } from '../../src/workflows/definitions';
 import { pollUntil } from '../support/poll-until';
-import { REPO_ROOT } from '../support/repo';
 import { temporalAddress } from '../support/test-worker';
 import { spawnWorkerProcess, writeMcpConfig, type WorkerProcess } from '../support/worker-process';
+import { startTaskServer } from '../fixtures/start-task-server';
 
-/** Starts one of the task fixtures as its own process; resolves with its URL once it listens. */
-function startTaskServer(fixture: string, logFile: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, fixture), '--port', '0', '--log', logFile], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let stderr = '';
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => {
-      stderr += chunk;
-      const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
-      if (url !== undefined) resolve({ child, url });
-    });
-    child.once('exit', (code) => reject(new Error(`${fixture} exited (${String(code)}): ${stderr}`)));
-  });
-}
 
 describe.each([
   ['2025-11-25 tasks', 'test/fixtures/task-2025-server.ts'],
