@@ -4,18 +4,16 @@
  *   approve get_weather {"city":"北京"} · weather? [y/N/a(ll)]
  *
  * `y` approves that call, `a` every waiting call, anything else denies it (`n REASON` with a reason
- * Claude reads). While the turn runs, the conversation's status is asked every second; a question
- * still open when the turn ends (decided elsewhere, e.g. `mcp-host approve`) is withdrawn.
+ * Claude reads). While the turn runs, the conversation's status is asked every second
+ * (turn-prompts.ts); a question still open when the turn ends (decided elsewhere, e.g.
+ * `mcp-host approve`) is withdrawn.
  */
 import type { Client } from '@temporalio/client';
 import type * as readline from 'node:readline/promises';
 import type { TurnResult } from '../conversation/types';
-import { statusQuery } from '../workflows/definitions';
 import { toolCallSummary } from '../workflows/progress-text';
 import { approveToolCalls, denyToolCalls, renderApprovalAnswer, type PendingApproval } from './approvals';
-
-/** How often the waiting chat asks whether a tool call waits for approval. */
-const POLL_MS = 1000;
+import { promptWhileTurnRuns, type StatusPrompt } from './turn-prompts';
 
 /** What the user answered to one question. */
 export type PromptAnswer = { kind: 'approve' } | { kind: 'approve_all' } | { kind: 'deny'; reason?: string };
@@ -36,41 +34,20 @@ export function approvalQuestion(pending: PendingApproval): string {
 }
 
 /**
- * Waits for `turn` (the answer of a turn of conversation `id`), asking on `rl` about each tool call
- * that waits for approval meanwhile; resolves with the turn's answer.
+ * The approval prompt of a running turn (see turn-prompts.ts): asks on `rl` about each tool call of
+ * conversation `id` that waits for approval, once, and sends the decision.
  */
-export async function answerWithApprovals<T extends TurnResult | undefined>(
-  client: Client,
-  rl: readline.Interface,
-  id: string,
-  turn: Promise<T>,
-  print: (line: string) => void = console.log,
-): Promise<T> {
-  let done = false;
-  const ended = new AbortController();
-  void turn.finally(() => {
-    done = true;
-    ended.abort();
-  }).catch(() => undefined);
+export function approvalPrompt(client: Client, rl: readline.Interface, id: string, print: (line: string) => void = console.log): StatusPrompt {
   const asked = new Set<string>();
-  const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  while (!done) {
-    await Promise.race([turn.then(() => undefined, () => undefined), tick()]);
-    if (done) break;
-    let pending: PendingApproval[];
-    try {
-      pending = (await client.workflow.getHandle(id).query(statusQuery)).pendingApprovals;
-    } catch {
-      continue; // not started yet, or no worker answering this moment
-    }
-    for (const call of pending) {
-      if (asked.has(call.toolUseId) || done) continue;
+  return async (status, ended) => {
+    for (const call of status.pendingApprovals) {
+      if (asked.has(call.toolUseId) || ended.aborted) continue;
       asked.add(call.toolUseId);
       let line: string;
       try {
-        line = await rl.question(approvalQuestion(call), { signal: ended.signal });
+        line = await rl.question(approvalQuestion(call), { signal: ended });
       } catch {
-        break; // the turn ended while asking, or stdin closed
+        return; // the turn ended while asking, or stdin closed
       }
       const answer = parsePromptAnswer(line);
       try {
@@ -78,7 +55,7 @@ export async function answerWithApprovals<T extends TurnResult | undefined>(
           const decided = await approveToolCalls(client, id);
           for (const d of decided.decided) asked.add(d.toolUseId);
           print(renderApprovalAnswer('approved', decided));
-          break;
+          return;
         }
         print(
           answer.kind === 'approve'
@@ -90,6 +67,19 @@ export async function answerWithApprovals<T extends TurnResult | undefined>(
         print(`mcp-host: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
-  }
-  return turn;
+  };
+}
+
+/**
+ * Waits for `turn` (the answer of a turn of conversation `id`), asking on `rl` about each tool call
+ * that waits for approval meanwhile; resolves with the turn's answer.
+ */
+export function answerWithApprovals<T extends TurnResult | undefined>(
+  client: Client,
+  rl: readline.Interface,
+  id: string,
+  turn: Promise<T>,
+  print: (line: string) => void = console.log,
+): Promise<T> {
+  return promptWhileTurnRuns(client, id, turn, [approvalPrompt(client, rl, id, print)]);
 }

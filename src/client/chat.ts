@@ -6,8 +6,9 @@ import type { TurnResult } from '../conversation/types';
 import { endConversation, history, newConversationId, sendMessage, startConversation, status } from './commands';
 import type { ConversationOptionsInput } from './conversation-options';
 import { LiveTurn } from './live-turn';
-import { answerWithApprovals } from './approval-prompt';
-import { answerWithInputs, oneQuestionAtATime } from './input-prompt';
+import { approvalPrompt } from './approval-prompt';
+import { inputPrompt } from './input-prompt';
+import { promptWhileTurnRuns } from './turn-prompts';
 import { renderHistory } from './render-history';
 import { renderStatus } from './render-status';
 
@@ -22,8 +23,6 @@ export async function runChat(
   options: { id?: string; conversation: ConversationOptionsInput },
 ): Promise<number> {
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
-  // The approval and input prompts of a running turn take turns at the terminal (src/client/input-prompt.ts).
-  const questions = oneQuestionAtATime(rl);
   let id = options.id;
   if (id !== undefined) {
     try {
@@ -82,9 +81,9 @@ export async function runChat(
         // Live, the new conversation's id comes first: the answer streams after it.
         if (live && newId !== undefined) console.log(`(conversation ${newId})`);
         // A tool call that waits for approval, and a server's request for input, are asked about
-        // inline (src/client/approval-prompt.ts, src/client/input-prompt.ts).
+        // inline, one question at a time (src/client/turn-prompts.ts).
         const asking = (): Promise<TurnResult | undefined> =>
-          answerWithApprovals(client, questions, current, answerWithInputs(client, questions, current, turn()));
+          promptWhileTurnRuns(client, current, turn(), [approvalPrompt(client, rl, current), inputPrompt(client, rl, current)]);
         const { result, answered } = live ? await live.run(current, messageId, asking) : { result: await asking(), answered: false };
         if (result) {
           if (!answered) console.log(`claude> ${result.text}`);

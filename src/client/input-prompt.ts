@@ -9,8 +9,8 @@
  * yes/no and comma-separated lists are read as such, and a value the schema refuses is asked again
  * with the reason. A URL is printed, never opened ("Done? [y/N/decline]"); a sampling request asks
  * "Allow Claude to answer? [y/N]". `!decline` or `!cancel` at any question refuses the request.
- * While the turn runs the conversation's status is asked every second, as for approvals
- * (approval-prompt.ts); both prompts share the terminal one question at a time. A request answered
+ * While the turn runs the conversation's status is asked every second, once for this prompt and the
+ * approval prompt together (turn-prompts.ts), which take turns at the terminal. A request answered
  * elsewhere meanwhile (`mcp-host respond`, the policy, the input timeout) is said and passed over.
  */
 import type { Client } from '@temporalio/client';
@@ -18,17 +18,15 @@ import type * as readline from 'node:readline/promises';
 import type { TurnResult } from '../conversation/types';
 import { elicitationContentProblem, formFields, withElicitationDefaults } from '../input/elicitation-schema';
 import { pendingInputLine, type PendingInput } from '../input/input-requests';
-import { statusQuery } from '../workflows/definitions';
 import { answeredMeanwhile, respondToInput, type InputResponse } from './input-requests';
 import { fieldChoices, renderInputAnswer } from './render-inputs';
+import { PROMPT_POLL_MS, promptWhileTurnRuns, type StatusPrompt } from './turn-prompts';
 
 type Schema = Record<string, unknown>;
 
 /** Asks one question and resolves with the typed line (rejects when the question is withdrawn). */
 export type Ask = (question: string) => Promise<string>;
 
-/** How often the waiting chat asks whether a server's request waits. */
-const POLL_MS = 1000;
 
 /** `!decline` / `!cancel`, typed at any question, or undefined. */
 export function refusalTyped(line: string): 'decline' | 'cancel' | undefined {
@@ -163,80 +161,23 @@ export async function askInput(input: PendingInput, ask: Ask, print: (line: stri
   return input.mode === 'url' ? askUrl(input, ask, print) : askForm(input, ask, print);
 }
 
-/** Why a question was withdrawn: its signal's reason, as readline gives it. */
-function abortReason(signal: AbortSignal | undefined): Error {
-  const reason: unknown = signal?.reason;
-  return reason instanceof Error ? reason : new Error('the question was withdrawn');
-}
-
-/** Resolves when `done` settles, or rejects as soon as `signal` aborts. */
-function unlessAborted(done: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortReason(signal));
-    const abort = (): void => reject(abortReason(signal));
-    signal?.addEventListener('abort', abort, { once: true });
-    void done.finally(() => {
-      signal?.removeEventListener('abort', abort);
-      resolve();
-    }).catch(() => undefined);
-  });
-}
-
 /**
- * `rl` asking one question at a time: a second question (the approval prompt's while a form is
- * asked) waits until the first is answered; its signal still withdraws it while it waits. Readline
- * itself would leave a second question unanswered forever. Everything else is `rl`'s own.
+ * The input prompt of a running turn (see turn-prompts.ts): asks on `rl` about each server's request
+ * of conversation `id` that waits for input, once, and sends the answer.
  */
-export function oneQuestionAtATime(rl: readline.Interface): readline.Interface {
-  let last: Promise<unknown> = Promise.resolve();
-  const question = (query: string, options: { signal?: AbortSignal } = {}): Promise<string> => {
-    const before = last;
-    const asked = unlessAborted(before, options.signal).then(() => rl.question(query, options));
-    last = Promise.allSettled([before, asked]);
-    return asked;
-  };
-  return new Proxy(rl, { get: (target, key): unknown => (key === 'question' ? question : Reflect.get(target, key, target)) });
-}
-
-/**
- * Waits for `turn` (the answer of a turn of conversation `id`), asking on `rl` about each server's
- * request that waits for input meanwhile and sending the answer; resolves with the turn's answer.
- */
-export async function answerWithInputs<T extends TurnResult | undefined>(
-  client: Client,
-  rl: readline.Interface,
-  id: string,
-  turn: Promise<T>,
-  print: (line: string) => void = console.log,
-  pollMs = POLL_MS,
-): Promise<T> {
-  let done = false;
-  const ended = new AbortController();
-  void turn.finally(() => {
-    done = true;
-    ended.abort();
-  }).catch(() => undefined);
+export function inputPrompt(client: Client, rl: readline.Interface, id: string, print: (line: string) => void = console.log): StatusPrompt {
   const asked = new Set<string>();
-  const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, pollMs));
-  const ask: Ask = (question) => rl.question(question, { signal: ended.signal });
-  while (!done) {
-    await Promise.race([turn.then(() => undefined, () => undefined), tick()]);
-    if (done) break;
-    let pending: PendingInput[];
-    try {
-      // Statuses of workers before servers' input requests have no such field.
-      pending = (await client.workflow.getHandle(id).query(statusQuery)).pendingInputs ?? [];
-    } catch {
-      continue; // not started yet, or no worker answering this moment
-    }
-    for (const input of pending) {
-      if (asked.has(input.requestId) || done) continue;
+  return async (status, ended) => {
+    const ask: Ask = (question) => rl.question(question, { signal: ended });
+    // Statuses of workers before servers' input requests have no such field.
+    for (const input of status.pendingInputs ?? []) {
+      if (asked.has(input.requestId) || ended.aborted) continue;
       asked.add(input.requestId);
       let response: InputResponse;
       try {
         response = await askInput(input, ask, print);
       } catch {
-        break; // the turn ended while asking, or stdin closed
+        return; // the turn ended while asking, or stdin closed
       }
       try {
         print(renderInputAnswer(response.action, await respondToInput(client, id, { requestId: input.requestId, ...response })));
@@ -247,6 +188,20 @@ export async function answerWithInputs<T extends TurnResult | undefined>(
         print(meanwhile === undefined ? `mcp-host: ${message}` : `${input.requestId} was answered elsewhere meanwhile${meanwhile === 'gone' ? '' : ` (${meanwhile})`}; going on`);
       }
     }
-  }
-  return turn;
+  };
+}
+
+/**
+ * Waits for `turn` (the answer of a turn of conversation `id`), asking on `rl` about each server's
+ * request that waits for input meanwhile and sending the answer; resolves with the turn's answer.
+ */
+export function answerWithInputs<T extends TurnResult | undefined>(
+  client: Client,
+  rl: readline.Interface,
+  id: string,
+  turn: Promise<T>,
+  print: (line: string) => void = console.log,
+  pollMs = PROMPT_POLL_MS,
+): Promise<T> {
+  return promptWhileTurnRuns(client, id, turn, [inputPrompt(client, rl, id, print)], pollMs);
 }

@@ -2,7 +2,9 @@ import type { Client } from '@temporalio/client';
 import type * as readline from 'node:readline/promises';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { answerWithInputs, askInput, fieldQuestion, oneQuestionAtATime, parseFieldAnswer, refusalTyped } from '../../src/client/input-prompt';
+import { approvalPrompt } from '../../src/client/approval-prompt';
+import { answerWithInputs, askInput, fieldQuestion, inputPrompt, parseFieldAnswer, refusalTyped } from '../../src/client/input-prompt';
+import { promptWhileTurnRuns } from '../../src/client/turn-prompts';
 import type { PendingInput } from '../../src/input/input-requests';
 import { formInput, samplingInput, urlInput } from './input-fixtures';
 
@@ -140,40 +142,61 @@ function fakeReadline(): { rl: readline.Interface; questions: string[]; answer: 
 
 const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
 
-describe('one question at a time (oneQuestionAtATime)', () => {
-  test('a second question waits for the first to be answered', async () => {
+describe('approvals and inputs of one turn: one status query a tick, one question at a time (promptWhileTurnRuns)', () => {
+  const approval = { toolUseId: 'toolu_a', tool: 'travel__pay', server: 'travel', mcpTool: 'pay', arguments: {}, since: '2026-12-03T14:00:00.123Z', turnId: 3 };
+
+  /** A client whose conversation shows one waiting approval and `inputs` until each is answered; counts the status queries. */
+  function bothWaiting(inputs: PendingInput[]): { client: Client; queries: () => number; sent: unknown[] } {
+    const sent: unknown[] = [];
+    let queries = 0;
+    const open = (key: string): boolean => !sent.some((s) => JSON.stringify(s).includes(key));
+    const handle = {
+      describe: () => Promise.resolve({}),
+      query: () => {
+        queries++;
+        return Promise.resolve({ pendingApprovals: open('toolu_a') ? [approval] : [], pendingInputs: inputs.filter((i) => open(i.requestId)) });
+      },
+      executeUpdate: (_update: unknown, options: { args: [Record<string, unknown>] }) => {
+        sent.push(options.args[0]);
+        return Promise.resolve({ decided: [approval], stillWaiting: 0, answered: inputs[0] });
+      },
+    };
+    return { client: { workflow: { getHandle: () => handle } } as unknown as Client, queries: () => queries, sent };
+  }
+
+  test('a second question waits for the first to be answered, and both prompts share each status query', async () => {
+    const { client, queries, sent } = bothWaiting([samplingInput]);
     const fake = fakeReadline();
-    const rl = oneQuestionAtATime(fake.rl);
-    const first = rl.question('approve? ');
-    const second = rl.question('name: ');
+    let end: (value: undefined) => void = () => undefined;
+    const turn = new Promise<undefined>((resolve) => (end = resolve));
+    const asking = promptWhileTurnRuns(client, 'c1', turn, [approvalPrompt(client, fake.rl, 'c1', () => undefined), inputPrompt(client, fake.rl, 'c1', () => undefined)], 5);
+    while (fake.questions.length < 1) await settle();
     await settle();
-    expect(fake.questions).toEqual(['approve? ']);
+    expect(fake.questions).toHaveLength(1);
+    expect(fake.questions[0]).toMatch(/^approve /);
+    expect(queries()).toBe(1);
     fake.answer('y');
-    expect(await first).toBe('y');
-    await settle();
-    expect(fake.questions).toEqual(['approve? ', 'name: ']);
-    fake.answer('Ada');
-    expect(await second).toBe('Ada');
+    while (fake.questions.length < 2) await settle();
+    expect(fake.questions[1]).toBe('Allow Claude to answer? [y/N] ');
+    fake.answer('y');
+    while (sent.length < 2) await settle();
+    end(undefined);
+    await asking;
     expect(fake.concurrent()).toBe(1);
   });
 
-  test('a waiting question is withdrawn by its signal without being asked, and the next still waits its turn', async () => {
+  test('a question still open when the turn ends is withdrawn, and the next is never asked', async () => {
+    const { client, sent } = bothWaiting([formInput]);
     const fake = fakeReadline();
-    const rl = oneQuestionAtATime(fake.rl);
-    const first = rl.question('approve? ');
-    const withdraw = new AbortController();
-    const second = rl.question('name: ', { signal: withdraw.signal });
-    const third = rl.question('age: ');
-    withdraw.abort();
-    await expect(second).rejects.toThrow();
+    let end: (value: undefined) => void = () => undefined;
+    const turn = new Promise<undefined>((resolve) => (end = resolve));
+    const asking = promptWhileTurnRuns(client, 'c1', turn, [approvalPrompt(client, fake.rl, 'c1', () => undefined), inputPrompt(client, fake.rl, 'c1', () => undefined)], 5);
+    while (fake.questions.length < 1) await settle();
+    end(undefined);
+    await expect(asking).resolves.toBeUndefined();
     await settle();
-    expect(fake.questions).toEqual(['approve? ']);
-    fake.answer('n');
-    await first;
-    await settle();
-    expect(fake.questions).toEqual(['approve? ', 'age: ']);
-    fake.answer('30');
-    expect(await third).toBe('30');
+    expect(fake.questions).toHaveLength(1);
+    expect(sent).toEqual([]);
   });
 });
 
