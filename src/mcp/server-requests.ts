@@ -9,7 +9,9 @@
  * activity hands it to its conversation (src/activities/call-inputs.ts) and holds the call, with
  * heartbeats, until the answer comes. With no call in flight, a form is cancelled and a completion
  * refused; roots are always answered: the server's own (mcp.json `roots`), and the conversation's
- * when a call is in flight.
+ * when a call is in flight. A 2025-11-25 server may ask for a form or a completion as a task instead
+ * (`params.task`): src/mcp/tasks/receiver-edge.ts takes those, and has them answered the same way
+ * ({@link answerServerInput}).
  *
  * The same capabilities, sent in every 2026-07-28 request's `_meta`, let such a server answer
  * `input_required` instead (src/activities/call-tool.ts hands those to the workflow).
@@ -17,7 +19,7 @@
 import { ProtocolError, type Client, type ClientCapabilities } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from './config';
 import type { ServerInputRequest } from '../input/input-requests';
-import type { ServerInputResponse } from '../input/input-responses';
+import { samplingRejected, type ServerInputResponse } from '../input/input-responses';
 
 /** One tool call in flight that can take a server's requests. */
 export interface CallAsker {
@@ -70,6 +72,25 @@ function firstInFlight(client: Client): CallAsker | undefined {
   return inFlight.get(client)?.[0];
 }
 
+/** How the host answers one elicitation or sampling request of a server. */
+export interface ServerInputAnswer {
+  /** Whether a call in flight took the request (its conversation answers); false: the host answered alone. */
+  asked: boolean;
+  answer: Promise<ServerInputResponse>;
+}
+
+/**
+ * Hands `request` (`elicitation/create` or `sampling/createMessage`) to the first call in flight on
+ * `client`'s connection; with none, the host answers alone: a form is cancelled, a completion refused.
+ */
+export function answerServerInput(client: Client, request: ServerInputRequest): ServerInputAnswer {
+  const asker = firstInFlight(client);
+  if (asker !== undefined) return { asked: true, answer: asker.ask(request) };
+  const alone: ServerInputResponse =
+    request.method === 'sampling/createMessage' ? samplingRejected('no tool call of a conversation is running on this connection') : { result: { action: 'cancel' } };
+  return { asked: false, answer: Promise.resolve(alone) };
+}
+
 /** The server's answer, or the JSON-RPC error it is to get. */
 function settle(response: ServerInputResponse): Record<string, unknown> {
   if ('error' in response) throw new ProtocolError(response.error.code, response.error.message);
@@ -78,17 +99,12 @@ function settle(response: ServerInputResponse): Record<string, unknown> {
 
 /** Sets the handlers of the requests a 2025 server may send on `client`'s connection. */
 export function installServerRequestHandlers(client: Client, server: McpServerConfig): void {
-  client.setRequestHandler('elicitation/create', async (request) => {
-    const asker = firstInFlight(client);
-    if (asker === undefined) return { action: 'cancel' as const };
-    return settle(await asker.ask({ method: request.method, params: request.params })) as never;
-  });
+  client.setRequestHandler('elicitation/create', async (request) => settle(await answerServerInput(client, { method: request.method, params: request.params }).answer) as never);
   if (server.sampling !== 'deny') {
-    client.setRequestHandler('sampling/createMessage', async (request) => {
-      const asker = firstInFlight(client);
-      if (asker === undefined) throw new ProtocolError(-1, 'User rejected sampling request: no tool call of a conversation is running on this connection');
-      return settle(await asker.ask({ method: request.method, params: request.params })) as never;
-    });
+    client.setRequestHandler(
+      'sampling/createMessage',
+      async (request) => settle(await answerServerInput(client, { method: request.method, params: request.params }).answer) as never,
+    );
   }
   client.setNotificationHandler('notifications/elicitation/complete', async (notification) => {
     const elicitationId = (notification.params as { elicitationId?: unknown } | undefined)?.elicitationId;

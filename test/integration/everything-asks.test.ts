@@ -4,6 +4,8 @@
  * offers to a client that declares those capabilities, answered durably by a conversation (the
  * compiled worker, real Temporal, the scripted fake Messages API playing Claude for the turns and
  * for the sampling request). Its `trigger-long-running-operation` reports progress during the call.
+ * Its async tools send the same requests as tasks (2025-11-25), which the host receives and answers
+ * the same way, through the conversation.
  */
 import { Client, Connection } from '@temporalio/client';
 import * as fs from 'node:fs';
@@ -95,7 +97,17 @@ describe('server-everything asks back through the host', () => {
       const names = (await client.workflow.getHandle(id).query(toolsQuery)).tools.map((t) => t.name);
       return names.length > 0 ? names : undefined;
     });
-    expect(tools).toEqual(expect.arrayContaining(['trigger-elicitation-request', 'trigger-url-elicitation', 'trigger-sampling-request', 'get-roots-list']));
+    expect(tools).toEqual(
+      expect.arrayContaining([
+        'trigger-elicitation-request',
+        'trigger-url-elicitation',
+        'trigger-sampling-request',
+        'get-roots-list',
+        // Offered only to a client that declares itself a task receiver (src/mcp/tasks/receiver-edge.ts).
+        'trigger-elicitation-request-async',
+        'trigger-sampling-request-async',
+      ]),
+    );
 
     const form = await nextInput(id, 'elicitation/form');
     expect(form.requestedSchema).toMatchObject({ type: 'object' });
@@ -117,5 +129,39 @@ describe('server-everything asks back through the host', () => {
     expect(toolResultText(fake.requests, 'toolu_ev_roots')).toContain('file:///home/me/project');
     expect(toolResultText(fake.requests, 'toolu_ev_long')).toContain('Long running operation completed');
     expect(status.sampling).toEqual({ calls: 1, usage: expect.objectContaining({ inputTokens: 12, outputTokens: 3 }) });
+  }, 240_000);
+
+  test('the async tools: a form and a completion sent as tasks, received by the host and answered through the conversation', async () => {
+    const id = `everything-asks-async-${randomUUID()}`;
+    // The order the fake is asked in: the turn (the form's tool), the turn again (the completion's
+    // tool), the completion itself (the `auto` policy asks Claude), the turn's end.
+    fake.enqueue(
+      { kind: 'message', content: [toolUse('toolu_ev_async_form', 'trigger-elicitation-request-async')], stop_reason: 'tool_use' },
+      { kind: 'message', content: [toolUse('toolu_ev_async_sample', 'trigger-sampling-request-async', { prompt: 'Say hello', maxTokens: 40 })], stop_reason: 'tool_use' },
+      { kind: 'message', content: [{ type: 'text', text: 'Hello, asynchronously.' }], stop_reason: 'end_turn', usage: { input_tokens: 9, output_tokens: 2 } },
+      endTurn('Both done.'),
+    );
+    await conversations.start('try the async tools', { id });
+
+    const form = await nextInput(id, 'elicitation/form');
+    expect(form.message).toContain('async task demo');
+    await client.workflow.getHandle(id).executeUpdate('respondToInput', {
+      args: [{ requestId: form.requestId, action: 'accept', content: { name: 'Grace', favoriteColor: 'Blue', agreeToTerms: true } }],
+    });
+
+    const status = await waitFor('the turn to finish', async () => {
+      const s = await statusOf(id);
+      return s.turnsCompleted >= 1 ? s : undefined;
+    }, 120_000);
+    expect(status.lastTurn?.text).toBe('Both done.');
+    const elicited = toolResultText(fake.requests, 'toolu_ev_async_form');
+    expect(elicited).toContain('[COMPLETED]');
+    expect(elicited).toContain('Grace');
+    expect(elicited).not.toContain('[SYNC]');
+    const sampled = toolResultText(fake.requests, 'toolu_ev_async_sample');
+    expect(sampled).toContain('[COMPLETED]');
+    expect(sampled).toContain('Hello, asynchronously.');
+    expect(sampled).not.toContain('[SYNC]');
+    expect(status.sampling).toEqual({ calls: 1, usage: expect.objectContaining({ inputTokens: 9, outputTokens: 2 }) });
   }, 240_000);
 });

@@ -13,6 +13,7 @@ import type { McpServerConfig } from '../config';
 import { authTransportOptions, finishAuthorizationAndResend, oauthProviderFor, type HostOAuthOptions } from '../oauth/oauth-transport';
 import { settlePendingSends } from '../settle-pending-sends';
 import { installServerRequestHandlers } from '../server-requests';
+import { installTaskReceiver } from '../tasks/receiver-edge';
 import { noteProtocolError } from '../protocol-errors';
 import { clientOptionsFor, negotiatedProtocol, type NegotiatedProtocol } from './negotiation';
 import { waitForChildExit } from '../wait-for-child-exit';
@@ -69,11 +70,13 @@ function newClient(server: McpServerConfig, log: Log, legacySse = false): Client
 }
 
 /**
- * Connects `client` over `transport`, from the known era when there is one. A remembered modern
- * era is checked with one `server/discover` on the connection itself (a server may have changed
- * since), which also brings its capabilities and identity up to date.
+ * Connects `client` to `server` over `transport`, from the known era when there is one. A
+ * remembered modern era is checked with one `server/discover` on the connection itself (a server
+ * may have changed since), which also brings its capabilities and identity up to date.
  */
-async function connect(client: Client, transport: Transport, prior: PriorDiscovery | undefined): Promise<void> {
+async function connect(client: Client, transport: Transport, server: McpServerConfig, prior: PriorDiscovery | undefined): Promise<void> {
+  // A 2025 server may send its requests as tasks (src/mcp/tasks/receiver-edge.ts): declared in `initialize`.
+  installTaskReceiver(client, transport, server);
   await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS, ...(prior !== undefined ? { prior } : {}) });
   if (prior?.kind === 'modern') await client.discover({ timeout: CONNECT_TIMEOUT_MS });
 }
@@ -111,7 +114,7 @@ async function openStdio(server: StdioServer, log: Log, prior: PriorDiscovery | 
     }
   };
   try {
-    await connect(client, transport, prior);
+    await connect(client, transport, server, prior);
   } catch (err) {
     await close();
     throw err;
@@ -131,7 +134,7 @@ async function openHttp(server: HttpServer, log: Log, options: OpenClientOptions
     const legacySse = transport instanceof SSEClientTransport;
     const client = newClient(server, log, legacySse);
     try {
-      await connect(client, transport, prior);
+      await connect(client, transport, server, prior);
     } catch (err) {
       await client.close().catch(() => undefined);
       throw err;
