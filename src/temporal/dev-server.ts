@@ -46,6 +46,17 @@ async function portInUse(ip: string, port: number): Promise<boolean> {
   });
 }
 
+/** How long ports a stopped leftover server held get to be released before they count as taken. */
+const ORPHAN_PORTS_WAIT_MS = 5000;
+
+/** Resolves once no one listens on `ports` any more, or after `waitMs` (the caller then checks them itself). */
+async function portsReleased(ip: string, ports: readonly number[], waitMs: number): Promise<void> {
+  const until = Date.now() + waitMs;
+  for (const port of ports) {
+    while (Date.now() < until && (await portInUse(ip, port))) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** The server exited before it answered; `stderr` holds its last lines. */
 export class DevServerExitedError extends Error {
   constructor(
@@ -138,6 +149,8 @@ async function startOnce(options: DevServerOptions, log: (line: string) => void)
   if (leftover.kind === 'orphan') {
     log(`[temporal] stopping the dev server an earlier start left running on this data (pid ${leftover.pid}, ${leftover.address}); its data stays`);
     await stopOrphan(leftover.pid, options.dbFile);
+    // Its listeners may outlive its pid for a moment (seen under load): their ports get a few seconds to free up.
+    await portsReleased(ip, [options.port, options.uiPort], ORPHAN_PORTS_WAIT_MS);
   }
   for (const port of [options.port, options.uiPort]) {
     if (await portInUse(ip, port)) {
