@@ -97,7 +97,7 @@ async function record(scenario: RecordedScenario): Promise<string> {
     });
     let recordedRunId: string | undefined; // the run after the continue-as-new, when the scenario has one
     for (const [index, turn] of scenario.turns.entries()) {
-      const answer = handle.executeUpdate(sendMessageUpdate, { args: [turn.text] });
+      const answer = handle.executeUpdate(sendMessageUpdate, { args: turn.content !== undefined ? [turn.text, turn.content] : [turn.text] });
       if (turn.approvals) await sendApprovals(handle, turn.approvals);
       if (turn.inputs) await sendInputs(handle, turn.inputs);
       const result = await answer;

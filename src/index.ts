@@ -10,7 +10,9 @@ export { createHostWorker, type ClaudeEndpoint, type HostWorker, type HostWorker
 export { ConversationClient, type ConversationClientOptions, type SendOptions, type StartOptions } from './client/conversation-client';
 export type * from './client/conversation-events';
 export type { Follower, FollowOptions } from './client/follow-conversation';
-export type { ConversationListing, MessageIdentity } from './client/commands';
+export type { ConversationListing, MessageIdentity, TurnOptions } from './client/commands';
+export type { ServerPrompts, ServerResources, TurnContentRequest, UnlistedServer } from './client/resources';
+export type { TurnAttachment, TurnContent, TurnPrompt } from './conversation/turn-content';
 export type { WaitingConversation } from './client/approvals';
 export type { InputResponse } from './client/input-requests';
 export type { ApprovalMode } from './approval/approval-mode';

@@ -133,8 +133,11 @@ async function callTool(deps: CallToolDeps, input: ToolCallInput, context: Conte
     ...(again.inputResponses !== undefined ? { inputResponses: again.inputResponses } : {}),
     ...(again.requestState !== undefined ? { requestState: again.requestState } : {}),
   });
+  /** The server has resources: its resource links can be read with the host's tool (src/mcp/resources). */
+  let offersResources = false;
   const send = (again: RoundParams): Promise<unknown> =>
     deps.connections.use(input.server, async (client) => {
+      offersResources = client.getServerCapabilities()?.resources !== undefined;
       definition = await definitionForCall(deps.connections, server, input.tool, signal);
       // A 2025 server's requests during the call reach this call's conversation (src/mcp/server-requests.ts).
       const asker = deps.asker?.(context, input, deadlineMs);
@@ -254,7 +257,10 @@ async function callTool(deps: CallToolDeps, input: ToolCallInput, context: Conte
       return { content: mismatchMessage(input, checked.detail), isError: true, truncatedChars: 0 };
     }
     if (checked.kind === 'unchecked') context.log.warn(`MCP server "${input.server}" tool "${input.tool}": result not checked, ${checked.why}`);
-    const converted = toToolResultContent(result, deps.maxResultChars !== undefined ? { maxChars: deps.maxResultChars } : {});
+    const converted = toToolResultContent(result, {
+      ...(deps.maxResultChars !== undefined ? { maxChars: deps.maxResultChars } : {}),
+      ...(offersResources ? { resourceLinkServer: input.server } : {}),
+    });
     return { content: converted.content, isError: converted.isError, truncatedChars: converted.truncatedChars };
   } finally {
     clearInterval(heartbeat);

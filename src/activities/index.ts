@@ -14,6 +14,7 @@ import { callAsker } from './call-inputs';
 import { createListTools } from './list-tools';
 import { releasingStickyQueueOnRetry } from './release-sticky-queue';
 import { createSampleMessage } from './sample-message';
+import { createUseResources } from './use-resources';
 import { createSummarizeContext } from './summarize-context';
 import { TranscriptReader } from './transcript-reader';
 import type { ConversationActivities } from './types';
@@ -67,6 +68,12 @@ export function createActivities(deps: ActivityDeps): ConversationActivities {
     summarizeContext: released(withClaudeFailureDelays(withRedactedFailures(createSummarizeContext({ claude: deps.claude, transcripts }), secrets))),
     sampleMessage: released(withClaudeFailureDelays(withRedactedFailures(createSampleMessage({ claude: deps.claude }), secrets))),
     listTools: released(withRedactedFailures(createListTools(new ToolCatalogCache(deps.mcp)), secrets)),
+    useResources: released(
+      withRedactedFailures(
+        createUseResources({ connections: deps.mcp, ...(deps.maxResultChars !== undefined ? { maxResultChars: deps.maxResultChars } : {}) }),
+        secrets,
+      ),
+    ),
     callTool: released(
       withRedactedFailures(
         createCallTool({

@@ -131,6 +131,15 @@ export interface ToolCallOutput {
   inputRequired?: ToolInputRequired;
 }
 
+/** A call of one of the host's resource tools (src/mcp/resources/host-resource-tools.ts). */
+export interface ResourceToolInput {
+  tool: 'list_resources' | 'read_resource';
+  /** Claude's input, as it gave it: `server`, and `uri` to read. */
+  arguments: Record<string, unknown>;
+  /** For logs and the Web UI: which `tool_use` this answers. */
+  toolUseId: string;
+}
+
 /** The activities the conversation workflow schedules. */
 export interface ConversationActivities {
   callClaude(input: ClaudeCallInput): Promise<ClaudeReply>;
@@ -138,4 +147,5 @@ export interface ConversationActivities {
   callTool(input: ToolCallInput): Promise<ToolCallOutput>;
   summarizeContext(input: SummarizeInput): Promise<SummarizeResult>;
   sampleMessage(input: SamplingInput): Promise<SamplingOutput>;
+  useResources(input: ResourceToolInput): Promise<ToolCallOutput>;
 }

@@ -11,10 +11,13 @@ import { inputPrompt } from './input-prompt';
 import { promptWhileTurnRuns } from './turn-prompts';
 import { renderHistory } from './render-history';
 import { renderStatus } from './render-status';
+import { ChatServers } from './chat-references';
+import { renderResources } from './resources';
 
 /**
  * The `chat` REPL: each line is a user turn (sent as an update, answered when the turn is done).
- * `/history`, `/status`, `/end` and `/quit` are commands. With `--id` of an existing conversation
+ * `@server:uri` in a line attaches that resource, and `/prompt SERVER/NAME [K=V…]` runs a server's
+ * prompt as the turn. `/resources`, `/history`, `/status`, `/end` and `/quit` are commands. With `--id` of an existing conversation
  * it continues that one; otherwise the first line starts a new one.
  */
 export async function runChat(
@@ -22,7 +25,14 @@ export async function runChat(
   settings: Settings,
   options: { id?: string; conversation: ConversationOptionsInput },
 ): Promise<number> {
-  const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
+  // `@server:uri` mentions and `/prompt` read MCP_CONFIG's servers (src/client/chat-references.ts).
+  const servers = new ChatServers(settings.mcpConfigPath);
+  const rl = readline.createInterface({
+    input: process.stdin,
+    output: process.stdout,
+    terminal: process.stdin.isTTY,
+    ...(process.stdin.isTTY ? { completer: servers.completer() } : {}),
+  });
   let id = options.id;
   if (id !== undefined) {
     try {
@@ -35,7 +45,7 @@ export async function runChat(
   }
   // On a terminal, each turn's tool calls and answer show as they happen (src/client/live-turn.ts).
   const live = LiveTurn.choose(client, { answerPrefix: 'claude> ' });
-  console.log('type a message; /history, /status, /end, /quit');
+  console.log('type a message (@server:uri attaches a resource, Tab completes it); /prompt SERVER/NAME [K=V…], /resources, /history, /status, /end, /quit');
   try {
     for (;;) {
       let line: string;
@@ -47,6 +57,10 @@ export async function runChat(
       if (line === '') continue;
       if (line === '/quit') return 0;
       try {
+        if (line === '/resources') {
+          console.log(renderResources({ listed: await servers.resources(true) }));
+          continue;
+        }
         if (line === '/history' || line === '/status' || line === '/end') {
           if (id === undefined || id.startsWith('new:')) {
             console.log('(no conversation yet)');
@@ -61,14 +75,18 @@ export async function runChat(
           }
           continue;
         }
+        // Attachments and prompts are read before anything is sent: a bad one is refused here.
+        const { text, content } = await servers.turnOf(line);
+        const extra = content !== undefined ? { content } : {};
         const messageId = randomUUID();
         const newId = id === undefined ? newConversationId() : id.startsWith('new:') ? id.slice(4) : undefined;
         const current = newId ?? id ?? '';
         const turn = (): Promise<TurnResult | undefined> =>
           newId !== undefined
-            ? startConversation({ client, taskQueue: settings.taskQueue }, line, {
+            ? startConversation({ client, taskQueue: settings.taskQueue }, text, {
                 id: newId,
                 messageId,
+                ...extra,
                 wait: true,
                 conversation: options.conversation,
                 defaultModel: settings.model,
@@ -77,7 +95,7 @@ export async function runChat(
                 if (!live) console.log(`(conversation ${started.id})`);
                 return started.result;
               })
-            : sendMessage(client, current, line, { messageId });
+            : sendMessage(client, current, text, { messageId, ...extra });
         // Live, the new conversation's id comes first: the answer streams after it.
         if (live && newId !== undefined) console.log(`(conversation ${newId})`);
         // A tool call that waits for approval, and a server's request for input, are asked about
@@ -95,5 +113,6 @@ export async function runChat(
     }
   } finally {
     rl.close();
+    await servers.close();
   }
 }

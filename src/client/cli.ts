@@ -30,6 +30,8 @@ import { respondToInput, type InputResponse } from './input-requests';
 import { renderInputAnswer } from './render-inputs';
 import { waitingInputAttributeRegistered } from './progress-attributes';
 import { WAITING_INPUT_ATTRIBUTE } from '../workflows/progress-attributes';
+import { promptListing, readResource, readTurnContent, renderPrompts, renderResourceContents, renderResources, resourceListing } from './resources';
+import type { TurnContent } from '../conversation/turn-content';
 
 /** Thrown for wrong usage: printed with the usage text, exit code 2. */
 export class UsageError extends Error {}
@@ -38,10 +40,13 @@ export class UsageError extends Error {}
 export const USAGE = `usage:
   mcp-host start [--id ID] [--system TEXT] [--model M] [--max-tokens N] [--max-iterations N]
                 [--context keep_all|last_turns:N|placeholder_tool_results:N|summarize:N] [--no-cache]
-                [--root URI|PATH]… [--input-timeout SECONDS] [--wait] MESSAGE
+                [--root URI|PATH]… [--input-timeout SECONDS] [--attach SERVER:URI]… [--prompt SERVER/NAME [--arg K=V]…]
+                [--wait] MESSAGE
                                              (--root: roots offered to servers beside mcp.json's; --input-timeout:
-                                              a server's request for input is declined by itself after that long)
-  mcp-host send ID MESSAGE [--follow|--no-follow]
+                                              a server's request for input is declined by itself after that long;
+                                              --attach: a resource goes into the message; --prompt: a server's prompt
+                                              is the turn, MESSAGE may then be empty; both read MCP_CONFIG's servers)
+  mcp-host send ID MESSAGE [--follow|--no-follow] [--attach SERVER:URI]… [--prompt SERVER/NAME [--arg K=V]…]
                                              (tool calls and answer live on a terminal; --follow: progress on stderr
                                               without one; exit code 3: the turn waits for a tool approval or a
                                               server's request for input, see approve/deny/respond)
@@ -64,6 +69,9 @@ export const USAGE = `usage:
   mcp-host list [--state idle|running|ended] [--limit N] [--json]
   mcp-host tools [--json] [--verbose]        (the catalogue a worker with MCP_CONFIG offers)
   mcp-host tools ID [--json]                 (the catalogue of one conversation, as it holds it)
+  mcp-host resources [SERVER] [--json]       (the resources and resource templates of MCP_CONFIG's servers)
+  mcp-host read SERVER URI [--json]          (one resource: its text, or with --json its contents as sent)
+  mcp-host prompts [--json]                  (the prompts of MCP_CONFIG's servers with their arguments; NAME* required)
   mcp-host servers [--json] [--verbose]      (each server of MCP_CONFIG: transport, protocol, capabilities, counts,
                                               auth, health; exit code 1 when any is failing)
   mcp-host codec-server [--port N] [--host ADDR] [--web-ui-origin URL]…
@@ -133,6 +141,28 @@ const CONVERSATION_FLAGS = {
   root: { type: 'string', multiple: true },
   'input-timeout': { type: 'string' },
 } as const;
+
+/** What a turn carries beside its text (`start`, `send`). */
+const TURN_CONTENT_FLAGS = {
+  attach: { type: 'string', multiple: true },
+  prompt: { type: 'string' },
+  arg: { type: 'string', multiple: true },
+} as const;
+
+/** The turn's attachments and prompt, read from MCP_CONFIG's servers (undefined when it has neither). */
+async function turnContentFlags(values: { attach?: string[] | undefined; prompt?: string | undefined; arg?: string[] | undefined }, settings: Settings): Promise<TurnContent | undefined> {
+  return readTurnContent(settings.mcpConfigPath, {
+    ...(values.attach !== undefined ? { attach: values.attach } : {}),
+    ...(values.prompt !== undefined ? { prompt: values.prompt } : {}),
+    ...(values.arg !== undefined ? { args: values.arg } : {}),
+  });
+}
+
+/** The MESSAGE positional: required, except that a `--prompt` turn may go without one. */
+function messageOf(positionals: string[], names: string[], prompt: boolean): string[] {
+  if (prompt && positionals.length === names.length - 1) return [...positionals, ''];
+  return exactly(positionals, names);
+}
 
 /** The conversation options the shared flags set. */
 function conversationFlags(values: {
@@ -212,11 +242,13 @@ export async function runCli(
   try {
     switch (verb) {
       case 'start': {
-        const { values, positionals } = parse({ ...CONVERSATION_FLAGS, wait: { type: 'boolean' } });
-        const [message] = exactly(positionals, ['MESSAGE']);
+        const { values, positionals } = parse({ ...CONVERSATION_FLAGS, ...TURN_CONTENT_FLAGS, wait: { type: 'boolean' } });
+        const [message] = messageOf(positionals, ['MESSAGE'], values.prompt !== undefined);
         const conversation = conversationFlags(values);
+        const content = await turnContentFlags(values, config());
         const started = await startConversation({ client: await client(), taskQueue: config().taskQueue }, message ?? '', {
           ...(values.id !== undefined ? { id: values.id } : {}),
+          ...(content !== undefined ? { content } : {}),
           wait: values.wait === true,
           defaultModel: config().model,
           conversation,
@@ -225,10 +257,11 @@ export async function runCli(
         return started.result ? printTurn(started.result, out, err) : 0;
       }
       case 'send': {
-        const { values, positionals } = parse(FOLLOW_FLAGS);
-        const [id, message] = exactly(positionals, ['ID', 'MESSAGE']);
+        const { values, positionals } = parse({ ...FOLLOW_FLAGS, ...TURN_CONTENT_FLAGS });
+        const [id, message] = messageOf(positionals, ['ID', 'MESSAGE'], values.prompt !== undefined);
+        const content = await turnContentFlags(values, config());
         // On a terminal (or with --follow) the tool calls and the answer show as they happen.
-        const sent = sendLive(await client(), id ?? '', message ?? '', followChoice(values));
+        const sent = sendLive(await client(), id ?? '', message ?? '', followChoice(values), content);
         // A turn waiting for a tool approval may wait for days: say so and how to go on, exit 3.
         const outcome = await turnOrApproval(await client(), id ?? '', sent.turn);
         if (outcome.kind === 'answer') return printTurn(sent.answered() ? { ...outcome.result, text: '' } : outcome.result, out, err);
@@ -332,6 +365,29 @@ export async function runCli(
           err(`mcp-host: server "${server}" is unavailable, its tools are not listed: ${reason}`),
         );
         out(values.json ? JSON.stringify(rows, null, 2) : renderCatalogue(rows));
+        return 0;
+      }
+      case 'resources': {
+        const { values, positionals } = parse({ json: { type: 'boolean' } });
+        if (positionals.length > 1) throw new UsageError(`expected [SERVER], got ${positionals.length} arguments`);
+        const listing = await resourceListing(config().mcpConfigPath, positionals[0]);
+        for (const { server, reason } of listing.unlisted) err(`mcp-host: server "${server}" is unavailable, its resources are not listed: ${reason}`);
+        out(values.json ? JSON.stringify(listing.listed, null, 2) : renderResources(listing));
+        return 0;
+      }
+      case 'read': {
+        const { values, positionals } = parse({ json: { type: 'boolean' } });
+        const [server, uri] = exactly(positionals, ['SERVER', 'URI']);
+        const contents = await readResource(config().mcpConfigPath, server ?? '', uri ?? '');
+        out(values.json ? JSON.stringify(contents, null, 2) : renderResourceContents(contents));
+        return 0;
+      }
+      case 'prompts': {
+        const { values, positionals } = parse({ json: { type: 'boolean' } });
+        exactly(positionals, []);
+        const listing = await promptListing(config().mcpConfigPath);
+        for (const { server, reason } of listing.unlisted) err(`mcp-host: server "${server}" is unavailable, its prompts are not listed: ${reason}`);
+        out(values.json ? JSON.stringify(listing.listed, null, 2) : renderPrompts(listing));
         return 0;
       }
       case 'servers': {

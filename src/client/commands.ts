@@ -10,15 +10,26 @@ import type { ContextStrategy } from '../context/context-strategy';
 import { conversationOptions, WORKFLOW_TASK_TIMEOUT_MS, type ConversationOptionsInput } from './conversation-options';
 import { readHistory } from './read-history';
 import { userMessageProblem } from '../conversation/user-message-problem';
+import { hasTurnContent, turnContentLabel, turnContentProblem, type TurnContent } from '../conversation/turn-content';
 import { initialProgressAttributes, progressAttributesRegistered, waitingInputAttributeRegistered } from './progress-attributes';
 import { startMetadata } from './start-metadata';
 import { sendTurnWithRetry } from './turn-send-retry';
 import { listedProgress, listQuery, type ListedProgress } from './conversation-listing';
 
 /** Refuses a turn that cannot be sent (empty, or too large for Temporal), before anything is sent. */
-function checkUserMessage(message: string): void {
-  const problem = userMessageProblem(message);
+function checkUserMessage(message: string, content?: TurnContent): void {
+  const problem = hasTurnContent(content) ? turnContentProblem(message, content) : userMessageProblem(message);
   if (problem !== undefined) throw new Error(problem);
+}
+
+/** What a turn carries beside its text: resources attached, a prompt run as it (src/client/resources.ts reads them). */
+export interface TurnOptions extends MessageIdentity {
+  content?: TurnContent;
+}
+
+/** The update's arguments and the signal's meta for a turn of `message` with `content`. */
+function turnArgs(message: string, content: TurnContent | undefined): [string] | [string, TurnContent] {
+  return hasTurnContent(content) ? [message, content] : [message];
 }
 
 /**
@@ -83,10 +94,13 @@ async function onConversation<T>(
 export async function startConversation(
   target: Target,
   message: string,
-  options: { id?: string; wait?: boolean; conversation: ConversationOptionsInput; defaultModel: string } & MessageIdentity,
+  options: { id?: string; wait?: boolean; conversation: ConversationOptionsInput; defaultModel: string } & TurnOptions,
 ): Promise<{ id: string; result?: TurnResult }> {
-  checkUserMessage(message);
+  checkUserMessage(message, options.content);
+  const args = turnArgs(message, options.content);
+  const meta = { messageId: options.messageId ?? '', ...(hasTurnContent(options.content) ? { content: options.content } : {}) };
   const messageId = options.messageId ?? randomUUID();
+  meta.messageId = messageId;
   const id = options.id ?? newConversationId();
   const conversation = conversationOptions(options.conversation, options.defaultModel);
   const workflowOptions = {
@@ -102,7 +116,8 @@ export async function startConversation(
     memo: { [START_MESSAGE_MEMO]: messageId },
     // What the Web UI shows of it (src/client/start-metadata.ts), and the search attributes it
     // keeps current where the namespace has them registered.
-    ...startMetadata(message, conversation),
+    // A turn with attachments or a prompt says so (a prompt turn may have no text of its own).
+    ...startMetadata([message, turnContentLabel(options.content)].filter((part) => part.trim() !== '').join(' '), conversation),
     ...((await progressAttributesRegistered(target.client))
       ? { typedSearchAttributes: initialProgressAttributes(await waitingInputAttributeRegistered(target.client)) }
       : {}),
@@ -113,7 +128,7 @@ export async function startConversation(
       // joins the conversation the first attempt may have started (src/client/turn-send-retry.ts).
       const result = await sendTurnWithRetry((attempt) =>
         target.client.workflow.executeUpdateWithStart(sendMessageUpdate, {
-          args: [message],
+          args,
           updateId: messageId,
           startWorkflowOperation: new WithStartWorkflowOperation(conversationWorkflow, {
             ...workflowOptions,
@@ -125,7 +140,7 @@ export async function startConversation(
       return { id, result };
     }
     const handle = await target.client.workflow.start(conversationWorkflow, { ...workflowOptions, args: [...workflowOptions.args] });
-    await handle.signal(userMessageSignal, message, { messageId });
+    await handle.signal(userMessageSignal, message, meta);
     return { id };
   } catch (err) {
     if (!(err instanceof Error && /already (started|exists)/i.test(err.message))) throw err;
@@ -135,9 +150,9 @@ export async function startConversation(
     // This start made it; its first turn goes in with the same id (taken once by the workflow).
     const handle = target.client.workflow.getHandle<typeof conversationWorkflow>(id);
     if (options.wait) {
-      return { id, result: await sendTurnWithRetry(() => handle.executeUpdate(sendMessageUpdate, { args: [message], updateId: messageId })) };
+      return { id, result: await sendTurnWithRetry(() => handle.executeUpdate(sendMessageUpdate, { args, updateId: messageId })) };
     }
-    await handle.signal(userMessageSignal, message, { messageId });
+    await handle.signal(userMessageSignal, message, meta);
     return { id };
   }
 }
@@ -156,17 +171,18 @@ async function startedByUs(client: Client, id: string, messageId: string): Promi
 }
 
 /** Sends a user turn and waits for its answer (an update). */
-export async function sendMessage(client: Client, id: string, message: string, options: MessageIdentity = {}): Promise<TurnResult> {
-  checkUserMessage(message);
+export async function sendMessage(client: Client, id: string, message: string, options: TurnOptions = {}): Promise<TurnResult> {
+  checkUserMessage(message, options.content);
   const updateId = options.messageId ?? randomUUID();
-  return onConversation(client, id, (handle) => sendTurnWithRetry(() => handle.executeUpdate(sendMessageUpdate, { args: [message], updateId })));
+  const args = turnArgs(message, options.content);
+  return onConversation(client, id, (handle) => sendTurnWithRetry(() => handle.executeUpdate(sendMessageUpdate, { args, updateId })));
 }
 
 /** Sends a user turn without waiting for it (a signal); turns queue and run in order. */
-export async function postMessage(client: Client, id: string, message: string, options: MessageIdentity = {}): Promise<void> {
-  checkUserMessage(message);
+export async function postMessage(client: Client, id: string, message: string, options: TurnOptions = {}): Promise<void> {
+  checkUserMessage(message, options.content);
   const messageId = options.messageId ?? randomUUID();
-  await onConversation(client, id, (handle) => handle.signal(userMessageSignal, message, { messageId }));
+  await onConversation(client, id, (handle) => handle.signal(userMessageSignal, message, { messageId, ...(hasTurnContent(options.content) ? { content: options.content } : {}) }));
 }
 
 /** A conversation as the server's visibility store lists it, with its progress (src/client/conversation-listing.ts). */

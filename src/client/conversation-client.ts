@@ -16,8 +16,10 @@ import {
   startConversation,
   status,
   type ConversationListing,
-  type MessageIdentity,
+  type TurnOptions,
 } from './commands';
+import { promptListing, readResource, readTurnContent, resourceListing, type ServerPrompts, type ServerResources, type TurnContentRequest, type UnlistedServer } from './resources';
+import type { TurnContent } from '../conversation/turn-content';
 import { connectClient } from './connect';
 import type { ConversationOptionsInput } from './conversation-options';
 import type { ContextStrategy } from '../context/context-strategy';
@@ -34,10 +36,12 @@ export interface ConversationClientOptions {
   taskQueue?: string;
   /** The model of conversations that name none (default `CLAUDE_MODEL`, else claude-sonnet-4-6). */
   defaultModel?: string;
+  /** The `mcp.json` whose servers' resources and prompts a turn may take (default `MCP_CONFIG`, else ./mcp.json). */
+  mcpConfigPath?: string;
 }
 
 /** How a conversation starts. */
-export interface StartOptions extends ConversationOptionsInput, MessageIdentity {
+export interface StartOptions extends ConversationOptionsInput, TurnOptions {
   /** The conversation id (the workflow id); default: a new readable one. */
   id?: string;
   /** Wait for the first turn's answer (an update-with-start) instead of returning at once. */
@@ -45,7 +49,7 @@ export interface StartOptions extends ConversationOptionsInput, MessageIdentity 
 }
 
 /** How a turn is sent. */
-export interface SendOptions extends MessageIdentity {
+export interface SendOptions extends TurnOptions {
   /** Sees the turn's progress while it runs (tool calls, the answer as it streams): see `follow`. */
   onProgress?: (event: ConversationEvent) => void;
 }
@@ -54,6 +58,7 @@ export interface SendOptions extends MessageIdentity {
 export class ConversationClient {
   private readonly taskQueue: string;
   private readonly defaultModel: string;
+  private readonly mcpConfigPath: string | undefined;
 
   /** Wraps a connected Temporal client; `close` is then the caller's business. */
   constructor(
@@ -63,6 +68,7 @@ export class ConversationClient {
   ) {
     this.taskQueue = options.taskQueue ?? DEFAULTS.taskQueue;
     this.defaultModel = options.defaultModel ?? DEFAULTS.model;
+    this.mcpConfigPath = options.mcpConfigPath;
   }
 
   /**
@@ -81,9 +87,10 @@ export class ConversationClient {
 
   /** Starts a conversation with its first message; with `wait`, returns that turn's result too. */
   async start(message: string, options: StartOptions = {}): Promise<{ id: string; result?: TurnResult }> {
-    const { id, wait, messageId, ...conversation } = options;
+    const { id, wait, messageId, content, ...conversation } = options;
     return startConversation({ client: this.client, taskQueue: this.taskQueue }, message, {
       ...(id !== undefined ? { id } : {}),
+      ...(content !== undefined ? { content } : {}),
       ...(messageId !== undefined ? { messageId } : {}),
       wait: wait === true,
       conversation,
@@ -96,10 +103,39 @@ export class ConversationClient {
    * retry a send whose outcome is unknown, pass the same `messageId` (default: a new one per call).
    */
   send(id: string, message: string, options: SendOptions = {}): Promise<TurnResult> {
-    const { onProgress, ...identity } = options;
-    if (!onProgress) return sendMessage(this.client, id, message, identity);
-    const messageId = identity.messageId ?? randomUUID();
-    return sendFollowing(this.client, id, messageId, onProgress, () => sendMessage(this.client, id, message, { messageId }));
+    const { onProgress, ...turn } = options;
+    if (!onProgress) return sendMessage(this.client, id, message, turn);
+    const messageId = turn.messageId ?? randomUUID();
+    return sendFollowing(this.client, id, messageId, onProgress, () => sendMessage(this.client, id, message, { ...turn, messageId }));
+  }
+
+  /** The `mcp.json` of resources and prompts: the option, else `MCP_CONFIG` (else ./mcp.json). */
+  private mcpConfig(): string {
+    return this.mcpConfigPath ?? readSettings().mcpConfigPath;
+  }
+
+  /** The resources and templates of one server of the `mcp.json`, or of every server that has some. */
+  resources(server?: string): Promise<{ listed: ServerResources[]; unlisted: UnlistedServer[] }> {
+    return resourceListing(this.mcpConfig(), server);
+  }
+
+  /** One resource's contents, as the server sent them. */
+  readResource(server: string, uri: string): Promise<unknown[]> {
+    return readResource(this.mcpConfig(), server, uri);
+  }
+
+  /** Every server's prompts with their arguments. */
+  prompts(): Promise<{ listed: ServerPrompts[]; unlisted: UnlistedServer[] }> {
+    return promptListing(this.mcpConfig());
+  }
+
+  /**
+   * Reads resources to attach (`SERVER:URI`) and a prompt to run (`SERVER/NAME`, `KEY=VALUE`
+   * arguments) into a turn's `content`, for `start`, `send` and `post`. Throws one clear error for an
+   * unknown server, URI or prompt, a missing argument or a resource over the cap.
+   */
+  turnContent(request: TurnContentRequest): Promise<TurnContent | undefined> {
+    return readTurnContent(this.mcpConfig(), request);
   }
 
   /**
@@ -113,7 +149,7 @@ export class ConversationClient {
   }
 
   /** Sends a user turn without waiting (a signal); it runs after the turns before it. Once per `messageId`. */
-  post(id: string, message: string, options: MessageIdentity = {}): Promise<void> {
+  post(id: string, message: string, options: TurnOptions = {}): Promise<void> {
     return postMessage(this.client, id, message, options);
   }
 

@@ -7,6 +7,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
+import type { TurnContent } from '../conversation/turn-content';
 import type { TurnResult } from '../conversation/types';
 import { sendMessage } from './commands';
 import { sendFollowing } from './follow-turn';
@@ -71,12 +72,13 @@ export function followChoice(values: { follow?: boolean | undefined; 'no-follow'
  * `mcp-host send`: sends the turn, live when chosen. `answered()` says, once the turn is done,
  * whether its answer is already on stdout (then it is not printed again).
  */
-export function sendLive(client: Client, id: string, message: string, follow: boolean | undefined): { turn: Promise<TurnResult>; answered: () => boolean } {
+export function sendLive(client: Client, id: string, message: string, follow: boolean | undefined, content?: TurnContent): { turn: Promise<TurnResult>; answered: () => boolean } {
   const live = LiveTurn.choose(client, follow !== undefined ? { follow } : {});
-  if (!live) return { turn: sendMessage(client, id, message), answered: () => false };
+  const extra = content !== undefined ? { content } : {};
+  if (!live) return { turn: sendMessage(client, id, message, extra), answered: () => false };
   const messageId = randomUUID();
   let answered = false;
-  const turn = live.run(id, messageId, () => sendMessage(client, id, message, { messageId })).then((done) => {
+  const turn = live.run(id, messageId, () => sendMessage(client, id, message, { messageId, ...extra })).then((done) => {
     answered = done.answered;
     return done.result;
   });

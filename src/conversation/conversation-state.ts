@@ -13,6 +13,7 @@ import { contextWindowOf } from '../models/context-windows';
 import { estimateCost } from './cost';
 import { digestOf, extendDigest, EMPTY_DIGEST } from './digest';
 import { withUserText } from './transcript';
+import { hasTurnContent, withTurnContent, type TurnContent } from './turn-content';
 import { addUsage, NO_USAGE } from './usage-totals';
 import { waitingApprovals, type ApprovalEntry } from '../approval/pending-approvals';
 import { waitingInputs, type InputEntry } from '../input/input-requests';
@@ -138,9 +139,9 @@ export function continuedState(carried: CarriedState): ConversationState {
 }
 
 /** Queues a user turn and returns its id. */
-export function enqueueTurn(state: ConversationState, text: string, awaited: boolean): number {
+export function enqueueTurn(state: ConversationState, text: string, awaited: boolean, content?: TurnContent): number {
   const turnId = state.nextTurnId++;
-  state.pending.push({ turnId, text, awaited });
+  state.pending.push({ turnId, text, awaited, ...(hasTurnContent(content) ? { content } : {}) });
   return turnId;
 }
 
@@ -169,10 +170,17 @@ export function appendAssistant(state: ConversationState, content: ContentBlockP
 }
 
 /**
- * Adds a user turn's text (see {@link withUserText}). When it joins a trailing user message, that
- * message changed, so the digest is computed again from the start: rare, and still deterministic.
+ * Adds a user turn's text (see {@link withUserText}), or its text with what it carries (attached
+ * resources, a prompt's messages: {@link withTurnContent}). When it joins a trailing user message,
+ * that message changed, so the digest is computed again from the start: rare, and still
+ * deterministic; likewise for a turn with content, which may add several messages.
  */
-export function addUserText(state: ConversationState, text: string): void {
+export function addUserText(state: ConversationState, text: string, content?: TurnContent): void {
+  if (hasTurnContent(content)) {
+    state.messages = withTurnContent(state.messages, text, content);
+    state.digest = digestOf(state.messages);
+    return;
+  }
   const before = state.messages.length;
   state.messages = withUserText(state.messages, text);
   state.digest =

@@ -10,6 +10,7 @@ import type { CostEstimate } from './cost';
 import type { ApprovalMode } from '../approval/approval-mode';
 import type { PendingApproval } from '../approval/pending-approvals';
 import type { PendingInput } from '../input/input-requests';
+import type { TurnContent } from './turn-content';
 
 export type { ContentBlockParam, MessageParam, StopReason, Tool };
 
@@ -82,6 +83,11 @@ export interface ToolRoute {
    * Claude answer, `deny` refuses. Absent means `ask` (the user allows or refuses first).
    */
   sampling?: 'auto' | 'deny';
+  /**
+   * A tool of the host's own rather than of a server (src/mcp/resources/host-resource-tools.ts): its
+   * calls go to the `useResources` activity. Absent for every server's tool.
+   */
+  host?: 'list_resources' | 'read_resource';
 }
 
 /** One route of the catalogue: the tool name Claude sees, and where that tool lives. */
@@ -151,6 +157,8 @@ export interface TurnResult {
 export interface PendingTurn {
   turnId: number;
   text: string;
+  /** Resources attached to the turn and a prompt run as it (src/conversation/turn-content.ts). */
+  content?: TurnContent;
   /** Sent by the update, which waits for the result; a signal's result is only in the status. */
   awaited: boolean;
 }

@@ -19,6 +19,7 @@ import { toolApprovalMode } from '../approval/approval-mode';
 import { routeInputPolicies } from '../input/server-input-policy';
 import { isFastTool } from './fast-tools';
 import { listServer, type ServerListing } from './tools/server-listing';
+import { hostResourceTools } from './resources/host-resource-tools';
 
 /** A server's call timeout when its config names none. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
@@ -77,9 +78,11 @@ async function build(connections: McpConnections, list: ListOne): Promise<BuiltC
   const failures: string[] = [];
   const unavailable: UnavailableServer[] = [];
   const entries: Array<{ server: McpServerConfig; tool: McpTool }> = [];
+  const withResources: string[] = [];
   settled.forEach((outcome, i) => {
     const server = servers[i] as McpServerConfig;
     if (outcome.status === 'fulfilled') {
+      if (outcome.value.resources === true) withResources.push(server.name);
       // A stable order, so the tools Claude is sent (the head of its prompt cache) and the
       // catalogue's digest only change when the tools do: servers in config order (the user's,
       // unchanged between listings), each server's tools by name, whatever order the server lists
@@ -122,6 +125,11 @@ async function build(connections: McpConnections, list: ListOne): Promise<BuiltC
       },
     ]);
   });
+  // The host's resource tools for Claude, after the servers' tools (a catalogue without resources is unchanged).
+  for (const { tool, route } of hostResourceTools(withResources, new Set(tools.map((t) => t.name)), DEFAULT_TOOL_TIMEOUT_MS)) {
+    tools.push(tool);
+    routes.push([tool.name, route]);
+  }
   return { catalog: { digest: digestOf([tools, routes]), tools, routes }, complete: failures.length === 0, unavailable };
 }
 

@@ -1,3 +1,4 @@
+import { READ_RESOURCE_TOOL } from './resources/host-resource-tools';
 import type {
   DocumentBlockParam,
   ImageBlockParam,
@@ -24,6 +25,11 @@ export interface ToolResultOptions {
    * tokens: one tool result should not fill Claude's context or a Temporal payload.
    */
   maxChars?: number;
+  /**
+   * The server whose result this is, when it has resources and Claude so has the host's read tool
+   * (src/mcp/resources/host-resource-tools.ts): each resource link then says how to read it.
+   */
+  resourceLinkServer?: string;
 }
 
 /** A tool result ready to be put into Claude's `tool_result` block. */
@@ -73,7 +79,7 @@ export function toToolResultContent(
     throw new RangeError(`maxChars must be a number of characters >= 0, not ${maxChars}`);
   }
 
-  const pieces = collectPieces(result);
+  const pieces = collectPieces(result, options.resourceLinkServer);
   const { blocks, truncatedChars } = applyCap(pieces, maxChars);
   const isError = result.isError === true;
 
@@ -85,13 +91,13 @@ export function toToolResultContent(
   return { content: blocks, isError, truncatedChars };
 }
 
-function collectPieces(result: McpToolCallResult): Piece[] {
+function collectPieces(result: McpToolCallResult, linkServer: string | undefined): Piece[] {
   const pieces: Piece[] = [];
   const content: unknown = result.content;
   // Array.isArray would narrow to any[]; the blocks are untrusted, so keep them unknown.
   const blocksIn: readonly unknown[] | undefined = Array.isArray(content) ? (content as unknown[]) : undefined;
   if (blocksIn !== undefined) {
-    for (const block of blocksIn) pieces.push(convertBlock(block));
+    for (const block of blocksIn) pieces.push(convertBlock(block, linkServer));
   } else if (content !== undefined) {
     pieces.push({ kind: 'text', text: `[malformed MCP tool result content] ${toJson(content)}` });
   } else if (result.toolResult !== undefined) {
@@ -107,7 +113,7 @@ function collectPieces(result: McpToolCallResult): Piece[] {
   return pieces.filter((p) => p.kind !== 'text' || isUsableText(p.text));
 }
 
-function convertBlock(block: unknown): Piece {
+function convertBlock(block: unknown, linkServer: string | undefined): Piece {
   if (!isRecord(block)) return unknownBlock(block);
   switch (block.type) {
     case 'text':
@@ -119,7 +125,7 @@ function convertBlock(block: unknown): Piece {
     case 'resource':
       return convertResource(block);
     case 'resource_link':
-      return convertResourceLink(block);
+      return convertResourceLink(block, linkServer);
     default:
       return unknownBlock(block);
   }
@@ -188,12 +194,13 @@ function convertResource(block: Record<string, unknown>): Piece {
   };
 }
 
-function convertResourceLink(block: Record<string, unknown>): Piece {
+function convertResourceLink(block: Record<string, unknown>, linkServer: string | undefined): Piece {
   const { name, uri, mimeType, description } = block;
   if (typeof uri !== 'string') return unknownBlock(block);
   let text = `[resource link] ${typeof name === 'string' ? name : uri}: ${uri}`;
   if (typeof mimeType === 'string') text += ` (${mimeType})`;
   if (typeof description === 'string' && description.trim() !== '') text += ` — ${description}`;
+  if (linkServer !== undefined) text += ` (read it with ${READ_RESOURCE_TOOL}, server ${JSON.stringify(linkServer)})`;
   return { kind: 'text', text };
 }
 

@@ -96,6 +96,31 @@ export function catalogActivities(options: ConversationOptions): Pick<Conversati
 }
 
 /**
+ * A call of the host's resource tools (src/mcp/resources/host-resource-tools.ts): read-only, so
+ * retried freely for a while, like the listing; heartbeats notice a lost worker as fast. Shown like a
+ * tool call in the Web UI and the current details.
+ */
+export function resourceActivities(route: ToolRoute, options: ConversationOptions): Pick<ConversationActivities, 'useResources'> {
+  return {
+    useResources: async (input) => {
+      const summary = toolCallSummary({ server: route.server, tool: route.name, arguments: input.arguments });
+      const call = proxyActivities<ConversationActivities>({
+        startToCloseTimeout: '2 minutes',
+        heartbeatTimeout: options.toolHeartbeatTimeoutMs,
+        retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
+        summary,
+      }).useResources;
+      noteToolCall(input.toolUseId, summary, true);
+      try {
+        return await call(input);
+      } finally {
+        noteToolCall(input.toolUseId, summary, false);
+      }
+    },
+  };
+}
+
+/**
  * A tool call: heartbeats, and the tool retry policy (`src/errors/tool-retry-policy.ts`): no attempt
  * limit here, since an attempt lost with its worker is retried for as long as it takes, while the
  * activity itself bounds the tool's own failures.

@@ -42,6 +42,7 @@ import type { ContextStrategy } from '../context/context-strategy';
 import { reportProgress } from './progress';
 import { toolRouteEntries } from '../conversation/tool-routes';
 import { userMessageProblem } from '../conversation/user-message-problem';
+import { hasTurnContent, turnContentProblem, type TurnContent } from '../conversation/turn-content';
 import { installApprovalHandlers } from './tool-approval';
 import { installInputHandlers } from './server-input';
 
@@ -72,11 +73,11 @@ function installHandlers(state: ConversationState, ended: () => boolean, running
   setHandler(statusQuery, () => statusOf(state, ended()));
   setHandler(contextSummaryQuery, () => state.contextSummary);
   setHandler(userMessageSignal, (text, meta) => {
-    if (text.trim() === '' || state.endRequested) return;
+    if (turnContentProblem(text, meta?.content) !== undefined || state.endRequested) return;
     // A message id this conversation already took (a signal repeated across continue-as-new).
     const key = meta?.messageId !== undefined ? signalKey(meta.messageId) : undefined;
     if (key !== undefined && acceptedTurn(state, key)) return;
-    const turnId = enqueueTurn(state, text, false);
+    const turnId = enqueueTurn(state, text, false, meta?.content);
     if (key !== undefined) rememberTurn(state, key, turnId);
   });
   setHandler(cancelTurnUpdate, async () => {
@@ -107,7 +108,7 @@ function installHandlers(state: ConversationState, ended: () => boolean, running
   installInputHandlers(state);
   setHandler(
     sendMessageUpdate,
-    async (text): Promise<TurnResult> => {
+    async (text, content?: TurnContent): Promise<TurnResult> => {
       // Every update has an id (the client's, or one the server gave it). The same id again is the
       // same turn: Temporal only deduplicates within a run, so a retry can reach a later run.
       const key = updateKey(currentUpdateInfo()?.id ?? '');
@@ -117,7 +118,7 @@ function installHandlers(state: ConversationState, ended: () => boolean, running
         if (repeated.result) return repeated.result;
         throw ApplicationFailure.nonRetryable(repeatProblem(state, key) ?? 'the repeated turn has no result', 'host.repeated_turn');
       }
-      const turnId = enqueueTurn(state, text, true);
+      const turnId = enqueueTurn(state, text, true, content);
       rememberTurn(state, key, turnId);
       await condition(() => state.undelivered.some((r) => r.turnId === turnId));
       const index = state.undelivered.findIndex((r) => r.turnId === turnId);
@@ -126,7 +127,7 @@ function installHandlers(state: ConversationState, ended: () => boolean, running
       return delivered;
     },
     {
-      validator: (text) => {
+      validator: (text: string, content?: TurnContent) => {
         const key = updateKey(currentUpdateInfo()?.id ?? '');
         if (acceptedTurn(state, key)) {
           // A repeat: answered with its turn's result (even after the end), or refused if that is gone.
@@ -134,7 +135,7 @@ function installHandlers(state: ConversationState, ended: () => boolean, running
           if (gone !== undefined) throw new Error(gone);
           return;
         }
-        const problem = userMessageProblem(text);
+        const problem = hasTurnContent(content) ? turnContentProblem(text, content) : userMessageProblem(text);
         if (problem !== undefined) throw new Error(problem);
         if (state.endRequested) throw new Error('the conversation has ended');
       },

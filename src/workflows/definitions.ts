@@ -9,6 +9,7 @@ import type { ConversationStatus, MessageParam, Tool, ToolRouteEntry, TurnResult
 import type { ApprovalRequest, PendingApproval } from '../approval/pending-approvals';
 import type { InputResponseAnswer, InputResponseRequest, ServerInputRequest } from '../input/input-requests';
 import type { ServerInputResponses } from '../input/input-responses';
+import type { TurnContent } from '../conversation/turn-content';
 
 export type { ApprovalRequest, PendingApproval } from '../approval/pending-approvals';
 export type { InputResponseAnswer, InputResponseRequest, PendingInput } from '../input/input-requests';
@@ -20,6 +21,8 @@ export interface UserMessageMeta {
    * repeated after the conversation continued as new is not a second turn (the clients set one).
    */
   messageId?: string;
+  /** Resources attached to the turn and a prompt run as it (src/conversation/turn-content.ts). */
+  content?: TurnContent;
 }
 
 /** A new user turn; queued while another turn runs, processed in order. */
@@ -28,9 +31,10 @@ export const userMessageSignal = defineSignal<[text: string, meta?: UserMessageM
 /**
  * A new user turn that returns that turn's answer when it is done. Empty text is refused. The
  * update's id is the turn's identity: the same id again (a client's retry, even one that reaches
- * the conversation after it continued as new) gets the same turn's result, not a new turn.
+ * the conversation after it continued as new) gets the same turn's result, not a new turn. The
+ * optional `content` carries attached resources and a prompt (then the text may be empty).
  */
-export const sendMessageUpdate = defineUpdate<TurnResult, [text: string]>('sendMessage');
+export const sendMessageUpdate = defineUpdate<TurnResult, [text: string, content?: TurnContent]>('sendMessage');
 
 /** What `cancelTurn` did: the cancelled turn's result, or null when no turn was running. */
 export interface CancelTurnResult {

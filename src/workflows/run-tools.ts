@@ -12,7 +12,7 @@ import { isCancellation } from '@temporalio/workflow';
 import type { ToolResultBlock, ToolUseBlock } from '../conversation/transcript';
 import type { ConversationState } from '../conversation/conversation-state';
 import { findToolRoute } from '../conversation/tool-routes';
-import { toolActivities } from './activity-stubs';
+import { resourceActivities, toolActivities } from './activity-stubs';
 import { failureMessage } from './failure-message';
 import { routeApprovalMode } from '../approval/approval-mode';
 import { cancelledWhileWaitingText, policyDeniedText, userDeclinedText, type ApprovalDecision } from '../approval/pending-approvals';
@@ -84,6 +84,8 @@ const MAX_INPUT_ROUNDS = 10;
  * activity that sends the answers back. Nothing of this shows in a history whose servers ask nothing.
  */
 async function callWithInputs(state: ConversationState, toolUse: ToolUseBlock, route: ToolRoute, args: Record<string, unknown>): Promise<ToolCallOutput> {
+  // The host's own resource tools: no server of their own to ask back.
+  if (route.host !== undefined) return resourceActivities(route, state.options).useResources({ tool: route.host, arguments: args, toolUseId: toolUse.id });
   const roots = state.options.roots;
   let again: Pick<ToolCallInput, 'inputResponses' | 'requestState'> = {};
   for (let round = 1; ; round++) {

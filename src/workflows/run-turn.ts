@@ -159,7 +159,7 @@ export interface TurnControl {
  */
 export async function runTurn(state: ConversationState, turn: PendingTurn, control: TurnControl = { cancelledByUser: () => false }): Promise<TurnResult> {
   state.currentTurn = turn.turnId;
-  addUserText(state, turn.text);
+  addUserText(state, turn.text, turn.content);
   const counts = { modelCalls: 0, toolCalls: 0 };
   const result = (status: TurnStatus, text: string, stopReason: string | null, error?: string): TurnResult => ({
     turnId: turn.turnId,

@@ -9,6 +9,7 @@ import type { ScriptStep } from '../../src/testing';
 import type { ConversationOptionsInput } from '../../src/client/conversation-options';
 import type { ConversationStatus, TurnResult } from '../../src/conversation/types';
 import type { McpServerConfig } from '../../src/mcp/config';
+import type { TurnContent } from '../../src/conversation/turn-content';
 import { tsServer, weatherServer } from './repo';
 
 /** One user turn and the fields of its result the recording insists on. */
@@ -19,6 +20,8 @@ export interface RecordedTurn {
   approvals?: RecordedApproval[];
   /** Answers sent while the turn runs, in order, each once a request of its server waits (servers that ask back). */
   inputs?: RecordedInput[];
+  /** Resources attached and a prompt run as the turn, as the client reads them (issue 28). */
+  content?: TurnContent;
 }
 
 /** An answer the recorder sends to a server's request for input: accept (with a form's content), decline or cancel. */
@@ -406,5 +409,51 @@ export const RECORDED_SCENARIOS: readonly RecordedScenario[] = [
     status: { state: 'ended', turnsCompleted: 1, modelCalls: 2, toolCalls: 1, toolErrors: 0, hostToolErrors: 0 },
     requests: 2,
     activities: ['listTools', 'callClaude', 'callTool', 'callClaude'],
+  },
+  {
+    // Resources and prompts (issue 28): a turn with an attached resource, in which Claude lists the
+    // library's resources and reads one with the host's tools (the useResources activity); then a
+    // prompt run as a turn, whose messages go into the history as they are.
+    name: 'resources',
+    servers: () => [tsServer('library', 'test/fixtures/library-server.ts')],
+    options: {},
+    startedWithProgress: true,
+    script: [
+      {
+        kind: 'message',
+        content: [
+          { type: 'tool_use', id: 'toolu_res_list', name: 'ListMcpResourcesTool', input: {} },
+          { type: 'tool_use', id: 'toolu_res_read', name: 'ReadMcpResourceTool', input: { server: 'library', uri: 'library://notes/welcome.md' } },
+        ],
+        stop_reason: 'tool_use',
+      },
+      endTurn('It opens at nine.'),
+      endTurn('It survives.'),
+    ],
+    turns: [
+      {
+        text: 'when does it open?',
+        content: { attachments: [{ server: 'library', uri: 'library://images/dot.png', blocks: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=' } }] }] },
+        expect: { status: 'completed', text: 'It opens at nine.', modelCalls: 2, toolCalls: 2 },
+      },
+      {
+        text: '',
+        content: {
+          prompt: {
+            server: 'library',
+            name: 'review',
+            messages: [
+              { role: 'user', content: 'Review durability.' },
+              { role: 'assistant', content: 'What about durability matters most to you?' },
+              { role: 'user', content: 'Whether it survives a crash.' },
+            ],
+          },
+        },
+        expect: { status: 'completed', text: 'It survives.', modelCalls: 1, toolCalls: 0 },
+      },
+    ],
+    status: { state: 'ended', turnsCompleted: 2, modelCalls: 3, toolCalls: 2, toolErrors: 0, hostToolErrors: 0 },
+    requests: 3,
+    activities: ['listTools', 'callClaude', 'useResources', 'useResources', 'callClaude', 'listTools', 'callClaude'],
   },
 ];

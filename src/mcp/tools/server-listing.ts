@@ -36,6 +36,8 @@ export interface ServerListing {
    * `notifications/tools/list_changed` or its connection reopens.
    */
   ttlMs: number | undefined;
+  /** The server declares resources (the host then offers Claude its resource tools). */
+  resources?: boolean;
 }
 
 /** How to list. */
@@ -173,8 +175,12 @@ function usableTools(server: McpServerConfig, pages: Pages, warn: (line: string)
 export async function listServer(connections: McpConnections, server: McpServerConfig, options: ListServerOptions = {}): Promise<ServerListing> {
   const warn = (line: string): void => connections.log(`[mcp:${server.name}] warning: ${line}`);
   const { signal, ...use } = options;
-  const pages = await connections.use(server.name, (client) => listPages(client, server, signal), use);
+  const { pages, resources } = await connections.use(
+    server.name,
+    async (client) => ({ pages: await listPages(client, server, signal), resources: client.getServerCapabilities()?.resources !== undefined }),
+    use,
+  );
   const { tools, definitions } = usableTools(server, pages, warn);
   connections.toolDefinitions.record(server.name, definitions);
-  return { tools, ttlMs: pages.ttlMs };
+  return { tools, ttlMs: pages.ttlMs, ...(resources ? { resources: true } : {}) };
 }
