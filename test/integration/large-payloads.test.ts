@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { history } from '../../src/client/commands';
 import { conversationOptions } from '../../src/client/conversation-options';
 import type { MessageParam } from '../../src/conversation/types';
+import type { TurnContent } from '../../src/conversation/turn-content';
 import type { ScriptStep } from '../../src/testing';
 import { conversationWorkflow } from '../../src/workflows';
 import { sendMessageUpdate, statusQuery } from '../../src/workflows/definitions';
@@ -98,4 +99,26 @@ describe('large payloads (issue 13 item 1)', () => {
     expect(messages).toEqual(expected);
     expect(JSON.stringify(messages.slice(0, 4 * TURNS)).length).toBeGreaterThan(3_400_000); // 3.6 MB with the JSON of the messages around the images
   }, 10 * 60_000);
+
+  test('a turn with large attached resources (issue 28): its update goes to the payload store, and the blocks reach Claude whole', async () => {
+    const images = Array.from({ length: 4 }, (_, k) => photoBase64(`attached-${k}`, PHOTO_CHARS));
+    const content: TurnContent = {
+      attachments: images.map((data, k) => ({ server: 'photo', uri: `photo://${k}`, blocks: [{ type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data } }] })),
+    };
+    w.fake.enqueue({ kind: 'message', content: [{ type: 'text', text: 'four photos' }], stop_reason: 'end_turn' });
+    const workflowId = `attached-${randomUUID()}`;
+    const handle = await w.client.workflow.start(conversationWorkflow, { taskQueue: w.taskQueue, workflowId, args: [{ options: conversationOptions({}) }] });
+    expect(await handle.executeUpdate(sendMessageUpdate, { args: ['what are these?', content] })).toMatchObject({ status: 'completed', text: 'four photos' });
+    // On the wire: the text, then the four images, whole.
+    const sent = (w.fake.requests.at(-1)?.body as { messages: MessageParam[] }).messages.at(-1);
+    expect((sent?.content as Array<{ type: string; source?: { data: string } }>).map((b) => b.source?.data ?? b.type)).toEqual(['text', ...images]);
+    // In the history: the update's input (over 360 KB of base64 that gzip cannot shrink) is a small reference.
+    const events = (await handle.fetchHistory()).events ?? [];
+    const accepted = events.find((e) => e.workflowExecutionUpdateAcceptedEventAttributes)?.workflowExecutionUpdateAcceptedEventAttributes;
+    const payloads = accepted?.acceptedRequest?.input?.args?.payloads ?? [];
+    expect(payloads).toHaveLength(2);
+    const bytes = payloads.reduce((sum, payload) => sum + (payload.data?.length ?? 0), 0);
+    expect(bytes).toBeLessThan(16 * 1024);
+    expect(await history(w.client, workflowId)).toHaveLength(2);
+  }, 120_000);
 });
