@@ -18,3 +18,4 @@ export type {
   UsageTotals,
 } from './conversation/types';
 export type { ContextStrategy } from './context/context-strategy';
+export type { Thinking, ThinkingEffort } from './conversation/thinking';

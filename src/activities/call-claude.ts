@@ -7,6 +7,8 @@ import { streamMessage } from '../claude/stream-message';
 import { claudeCallLimits, type ClaudeCallLimits } from '../errors/claude-time-limits';
 import { applyContextStrategy } from '../context/context-strategy';
 import { transcriptProblem } from '../context/validate-pairing';
+import { withThinkingTurnStart } from '../context/thinking-view';
+import { thinkingProblem, thinkingRequestFields } from '../conversation/thinking';
 import { classified } from '../errors/classify-error';
 import { HostError } from '../errors/host-error';
 import { ClaudeStreamPublisher, QUIET_START_MS } from './publish-progress';
@@ -37,6 +39,8 @@ export interface CallClaudeDeps {
    * enter an activity result or the workflow's history.
    */
   onTextDelta?: (delta: ClaudeTextDelta) => void;
+  /** Sees Claude's thinking as it streams (thinking on), like {@link onTextDelta}. */
+  onThinkingDelta?: (delta: ClaudeTextDelta) => void;
   /**
    * Publish the answer as it streams in the heartbeats' details, for followers (default true;
    * `src/activities/publish-progress.ts`). Off: the heartbeats carry nothing, as before.
@@ -71,8 +75,15 @@ export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput)
         deps.transcripts.tools(input.transcript, input.catalogDigest),
         deps.transcripts.summary(input.transcript, input.context.summaryCovers),
       ]);
-      // What is sent is a view of the stored history (seed §7.3), with cache breakpoints on it.
-      const sent = applyContextStrategy(messages, input.context.strategy, summary);
+      const { thinking } = input;
+      const thinkingIssue = thinking !== undefined ? thinkingProblem(thinking, input.maxTokens) : undefined;
+      if (thinkingIssue !== undefined) {
+        throw new HostError(`the request would break the Messages API's rules: ${thinkingIssue}`, 'host.invalid_request', false);
+      }
+      // What is sent is a view of the stored history (seed §7.3), with cache breakpoints on it;
+      // with thinking on, a turn that opens on a thinking-less call's results sends that call as text.
+      const viewed = applyContextStrategy(messages, input.context.strategy, summary);
+      const sent = thinking !== undefined ? withThinkingTurnStart(viewed) : viewed;
       // Tools even when the catalogue is empty, if the history holds tool calls: the API requires them.
       const toolFields = requestTools(tools, sent);
       const request = withCacheBreakpoints(
@@ -94,10 +105,12 @@ export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput)
         messages: request.messages,
         ...(request.tools !== undefined ? { tools: request.tools } : {}),
         ...(toolFields.tool_choice !== undefined ? { tool_choice: toolFields.tool_choice } : {}),
+        // Only when on: a conversation without thinking sends what it always sent.
+        ...(thinking !== undefined ? thinkingRequestFields(thinking) : {}),
       };
       const context = Context.current();
       const { activityId, attempt } = context.info;
-      const onTextDelta = deps.onTextDelta;
+      const { onTextDelta, onThinkingDelta } = deps;
       const reply = await streamMessage(deps.claude, body, {
         signal: context.cancellationSignal,
         limits: claudeCallLimits(input.maxTokens, deps.limits),
@@ -106,6 +119,10 @@ export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput)
         onTextDelta: (text: string) => {
           publisher?.append(text);
           onTextDelta?.({ workflowId: input.transcript.workflowId, activityId, attempt, text });
+        },
+        onThinkingDelta: (text: string) => {
+          publisher?.appendThinking(text);
+          onThinkingDelta?.({ workflowId: input.transcript.workflowId, activityId, attempt, text });
         },
       }).finally(() => publisher?.close());
       return toClaudeReply(reply);

@@ -31,6 +31,7 @@ export const QUIET_START_MS = 500;
 /** A streaming call's heartbeats, each carrying the answer so far (a window over its end) and the attempt. */
 export class ClaudeStreamPublisher {
   private text = '';
+  private thinking = '';
   private lastBeat = 0;
   private trailing: NodeJS.Timeout | undefined;
   /** Before this time (ms since the epoch), pieces wait: see {@link QUIET_START_MS}. */
@@ -51,13 +52,19 @@ export class ClaudeStreamPublisher {
     this.beatSoon();
   }
 
+  /** A piece of Claude's thinking (thinking on): published with the answer, in a window of its own. */
+  appendThinking(delta: string): void {
+    this.thinking += delta;
+    this.beatSoon();
+  }
+
   /**
    * The details every heartbeat of this call carries, also those only saying it is alive: a
    * heartbeat without details would erase the text the server holds. A retried attempt starts
    * empty, with its own attempt number, so a follower never takes an earlier attempt's text for its.
    */
   details(): ClaudeStreamDetails {
-    return streamDetails(this.text, this.context.info.attempt, this.windowChars);
+    return streamDetails(this.text, this.context.info.attempt, this.windowChars, this.thinking);
   }
 
   /** Heartbeats now, with the details. */

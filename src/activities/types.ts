@@ -10,6 +10,7 @@ import type { ContentBlockParam, MessageParam, StopReason, ToolCatalog, Transcri
 import type { ToolResultBlock } from '../conversation/transcript';
 import type { ReplyUsage } from '../claude/reply-usage';
 import type { ServerInputRequest } from '../input/input-requests';
+import type { Thinking } from '../conversation/thinking';
 
 /** Input of `callClaude`. */
 export interface ClaudeCallInput {
@@ -22,6 +23,11 @@ export interface ClaudeCallInput {
   /** What of the transcript to send; with a summary, how many messages it covers (read by query). */
   context: { strategy: ContextStrategy; summaryCovers: number };
   promptCache: CacheOptions;
+  /**
+   * Claude's thinking for this call (the turn's setting, src/conversation/thinking.ts). Absent when
+   * off, and in calls scheduled before it existed: no `thinking` field goes out.
+   */
+  thinking?: Thinking;
   /**
    * The messages added since the previous Claude call of this run (messages[from, transcript.messageCount)),
    * so a worker that holds the rest in its cache needs no query. Absent in calls scheduled before it

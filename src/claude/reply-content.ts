@@ -4,9 +4,12 @@ import type { ContentBlock, ContentBlockParam } from '@anthropic-ai/sdk/resource
  * A response's content in the request form it is sent back in (the assistant message, seed §6).
  * Response blocks carry read-only extras (`citations: null`, …) that a request does not need;
  * text and tool_use are rebuilt to their request shape, everything else goes back as received.
+ * Thinking blocks go back exactly (text and signature), except one cut before its signature came
+ * (a reply stopped at `max_tokens` while thinking): the API refuses an unsigned block, and a turn
+ * that ended that way need not send its thinking back.
  */
 export function toRequestContent(content: readonly ContentBlock[]): ContentBlockParam[] {
-  return content.map((block): ContentBlockParam => {
+  return content.filter((block) => block.type !== 'thinking' || block.signature !== '').map((block): ContentBlockParam => {
     switch (block.type) {
       case 'text':
         return block.citations && block.citations.length > 0

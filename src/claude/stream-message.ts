@@ -11,6 +11,8 @@ export interface StreamMessageOptions {
   onEvent?: () => void;
   /** Each piece of text as the model writes it. Errors thrown here are ignored: a listener never breaks the call. */
   onTextDelta?: (text: string) => void;
+  /** Each piece of thinking (`thinking_delta`) as the model writes it; errors are ignored likewise. */
+  onThinkingDelta?: (thinking: string) => void;
 }
 
 /**
@@ -53,6 +55,13 @@ export async function streamMessage(client: Anthropic, body: MessageCreateParams
         options.onTextDelta?.(text);
       } catch {
         // A listener's failure is its own; the answer goes on.
+      }
+    });
+    stream.on('thinking', (thinking) => {
+      try {
+        options.onThinkingDelta?.(thinking);
+      } catch {
+        // Likewise.
       }
     });
     return await stream.finalMessage();

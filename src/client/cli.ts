@@ -11,7 +11,7 @@ import { readSettings, type Settings } from '../config/settings';
 import type { TurnResult } from '../conversation/types';
 import { runChat } from './chat';
 import { login } from './login';
-import { cancelTurn, endConversation, history, setContextStrategy, listConversations, startConversation, status } from './commands';
+import { cancelTurn, endConversation, history, setContextStrategy, setThinking, listConversations, startConversation, status } from './commands';
 import { LISTED_STATES } from './conversation-listing';
 import { renderListing } from './render-listing';
 import { renderStatus } from './render-status';
@@ -23,6 +23,7 @@ import { connectClient } from './connect';
 import type { ConversationOptionsInput } from './conversation-options';
 import { parseContextStrategy } from '../context/strategy-spec';
 import type { ContextStrategy } from '../context/context-strategy';
+import { parseThinking, thinkingProblem, type Thinking } from '../conversation/thinking';
 import { renderHistory } from './render-history';
 import { FOLLOW_FLAGS, followChoice, sendLive } from './live-turn';
 import { approveToolCalls, denyToolCalls, listPendingApprovals, renderApprovalAnswer, renderPendingApprovals, turnOrApproval, waitingNotice } from './approvals';
@@ -40,9 +41,13 @@ export class UsageError extends Error {}
 export const USAGE = `usage:
   mcp-host start [--id ID] [--system TEXT] [--model M] [--max-tokens N] [--max-iterations N]
                 [--context keep_all|last_turns:N|placeholder_tool_results:N|summarize:N] [--no-cache]
+                [--thinking off|adaptive|adaptive:EFFORT|BUDGET]
                 [--root URI|PATH]… [--input-timeout SECONDS] [--attach SERVER:URI]… [--prompt SERVER/NAME [--arg K=V]…]
                 [--wait] MESSAGE
-                                             (--root: roots offered to servers beside mcp.json's; --input-timeout:
+                                             (--thinking: Claude's thinking, adaptive (EFFORT: low|medium|high|
+                                              xhigh|max) or extended with a token BUDGET ≥ 1024 below --max-tokens
+                                              (when unset, --max-tokens makes room for it);
+                                              --root: roots offered to servers beside mcp.json's; --input-timeout:
                                               a server's request for input is declined by itself after that long;
                                               --attach: a resource goes into the message; --prompt: a server's prompt
                                               is the turn, MESSAGE may then be empty; both read MCP_CONFIG's servers)
@@ -54,6 +59,7 @@ export const USAGE = `usage:
   mcp-host status ID [--json]
   mcp-host end ID
   mcp-host context ID keep_all|last_turns:N|placeholder_tool_results:N|summarize:N   (from the next Claude call)
+  mcp-host thinking ID off|adaptive|adaptive:EFFORT|BUDGET                          (from the next turn)
   mcp-host cancel ID                         (cancels the running turn only; the conversation goes on)
   mcp-host pending [--limit N] [--json]      (conversations whose turn waits for a tool approval or for a server's
                                               request for input, with the calls and requests)
@@ -63,7 +69,8 @@ export const USAGE = `usage:
                                              (answers a server's request for input: --json accepts a form with
                                               that JSON object; --accept with nothing: a URL visited, a completion
                                               allowed, a form whose fields all have defaults)
-  mcp-host chat [--id ID] [--system TEXT] [--model M] [--context SPEC] [--no-cache] [--root URI|PATH]… [--input-timeout S]
+  mcp-host chat [--id ID] [--system TEXT] [--model M] [--context SPEC] [--no-cache] [--thinking SPEC] [--root URI|PATH]…
+                [--input-timeout S]
   mcp-host login SERVER [--port N]           (OAuth login to an HTTP server of MCP_CONFIG, for every worker;
                                               tokens in MCP_HOST_OAUTH_STORE or ~/.config/durable-mcp-host/)
   mcp-host list [--state idle|running|ended] [--limit N] [--json]
@@ -138,6 +145,7 @@ const CONVERSATION_FLAGS = {
   'max-iterations': { type: 'string' },
   context: { type: 'string' },
   'no-cache': { type: 'boolean' },
+  thinking: { type: 'string' },
   root: { type: 'string', multiple: true },
   'input-timeout': { type: 'string' },
 } as const;
@@ -172,6 +180,7 @@ function conversationFlags(values: {
   'max-iterations'?: string | undefined;
   context?: string | undefined;
   'no-cache'?: boolean | undefined;
+  thinking?: string | undefined;
   root?: string[] | undefined;
   'input-timeout'?: string | undefined;
 }): ConversationOptionsInput {
@@ -185,6 +194,10 @@ function conversationFlags(values: {
   } catch (e) {
     throw new UsageError(`--context: ${e instanceof Error ? e.message : String(e)}`);
   }
+  const thinking = values.thinking !== undefined ? thinkingFlag(values.thinking) : null;
+  // A budget the API would refuse with the --max-tokens given: said before anything is started.
+  const refused = maxTokens !== undefined ? thinkingProblem(thinking, maxTokens) : undefined;
+  if (refused !== undefined) throw new UsageError(`--thinking: ${refused}`);
   return {
     ...(values.model !== undefined ? { model: values.model } : {}),
     ...(values.system !== undefined ? { system: values.system } : {}),
@@ -194,7 +207,17 @@ function conversationFlags(values: {
     ...(values['no-cache'] === true ? { promptCache: { enabled: false } } : {}),
     ...(values.root !== undefined && values.root.length > 0 ? { roots: values.root.map(rootUri) } : {}),
     ...(inputTimeoutMs !== undefined ? { inputTimeoutMs } : {}),
+    ...(thinking !== null ? { thinking } : {}),
   };
+}
+
+/** A `--thinking` (or `thinking ID SPEC`) value: null for `off`. */
+function thinkingFlag(spec: string): Thinking | null {
+  try {
+    return parseThinking(spec);
+  } catch (e) {
+    throw new UsageError(`--thinking: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 /** A `--root`: a URI as given, or a local path made a `file://` URI. */
@@ -327,6 +350,12 @@ export async function runCli(
         out(`context strategy of ${id ?? ''}: ${await setContextStrategy(await client(), id ?? '', strategy)}`);
         return 0;
       }
+      case 'thinking': {
+        const [id, spec] = exactly(parse({}).positionals, ['ID', 'SPEC']);
+        const thinking = thinkingFlag(spec ?? '');
+        out(`thinking of ${id ?? ''}: ${await setThinking(await client(), id ?? '', thinking)} (from its next turn)`);
+        return 0;
+      }
       case 'cancel': {
         const [id] = exactly(parse({}).positionals, ['ID']);
         const cancelled = await cancelTurn(await client(), id ?? '');
@@ -420,9 +449,11 @@ export async function runCli(
       case 'chat': {
         const { values, positionals } = parse(CONVERSATION_FLAGS);
         exactly(positionals, []);
+        // Read before connecting, so that a bad flag is a usage error at once.
+        const conversation = conversationFlags(values);
         return await runChat(await client(), config(), {
           ...(values.id !== undefined ? { id: values.id } : {}),
-          conversation: conversationFlags(values),
+          conversation,
         });
       }
       default:

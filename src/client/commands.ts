@@ -5,8 +5,9 @@ import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client, type Wo
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ConversationStatus, ConversationSummary, MessageParam, TurnResult } from '../conversation/types';
 import { conversationWorkflow } from '../workflows';
-import { cancelTurnUpdate, endSignal, sendMessageUpdate, setContextStrategyUpdate, statusQuery, userMessageSignal } from '../workflows/definitions';
+import { cancelTurnUpdate, endSignal, sendMessageUpdate, setContextStrategyUpdate, setThinkingUpdate, statusQuery, userMessageSignal } from '../workflows/definitions';
 import type { ContextStrategy } from '../context/context-strategy';
+import type { Thinking } from '../conversation/thinking';
 import { conversationOptions, WORKFLOW_TASK_TIMEOUT_MS, type ConversationOptionsInput } from './conversation-options';
 import { readHistory } from './read-history';
 import { userMessageProblem } from '../conversation/user-message-problem';
@@ -246,6 +247,14 @@ export async function cancelTurn(client: Client, id: string): Promise<TurnResult
 /** Sets a running conversation's context strategy from its next Claude call on; returns it as a spec. */
 export async function setContextStrategy(client: Client, id: string, strategy: ContextStrategy): Promise<string> {
   return (await existing(client, id)).executeUpdate(setContextStrategyUpdate, { args: [strategy] });
+}
+
+/**
+ * Sets a running conversation's thinking (null: off) from its next turn on; returns it as a spec
+ * (`adaptive:high`, `4096`, `off`). A budget not below the conversation's maxTokens is refused.
+ */
+export async function setThinking(client: Client, id: string, thinking: Thinking | null): Promise<string> {
+  return (await existing(client, id)).executeUpdate(setThinkingUpdate, { args: [thinking] });
 }
 
 /**

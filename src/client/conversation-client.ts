@@ -9,6 +9,7 @@ import {
   cancelTurn,
   endConversation,
   setContextStrategy,
+  setThinking,
   history,
   listConversations,
   postMessage,
@@ -23,6 +24,7 @@ import type { TurnContent } from '../conversation/turn-content';
 import { connectClient } from './connect';
 import type { ConversationOptionsInput } from './conversation-options';
 import type { ContextStrategy } from '../context/context-strategy';
+import type { Thinking } from '../conversation/thinking';
 import { randomUUID } from 'node:crypto';
 import type { ConversationEvent } from './conversation-events';
 import { followConversation, type Follower, type FollowOptions } from './follow-conversation';
@@ -174,6 +176,15 @@ export class ConversationClient {
   /** Sets a running conversation's context strategy from its next Claude call on (e.g. after a 400 "prompt is too long"). */
   setContextStrategy(id: string, strategy: ContextStrategy): Promise<string> {
     return setContextStrategy(this.client, id, strategy);
+  }
+
+  /**
+   * Sets a running conversation's thinking (a budget, adaptive with an effort, or null: off) from
+   * its next turn on; resolves with it as a spec (`adaptive:high`, `4096`, `off`). A budget not
+   * below the conversation's maxTokens is refused, nothing recorded.
+   */
+  setThinking(id: string, thinking: Thinking | null): Promise<string> {
+    return setThinking(this.client, id, thinking);
   }
 
   /**

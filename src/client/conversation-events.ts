@@ -1,7 +1,7 @@
 /**
  * What a follower of a conversation sees while it runs (`ConversationClient.follow`, `mcp-host
- * chat` and `send`): tool calls as they start and end, each Claude call, its answer's text as
- * Claude writes it, and each awaited turn's result. `callId` names one activity of one run
+ * chat` and `send`): tool calls as they start and end, each Claude call, its answer's text (and
+ * its thinking, with thinking on) as Claude writes it, and each awaited turn's result. `callId` names one activity of one run
  * (`<runId>/<activityId>`), the same for its start, its text and its end.
  */
 import type { TurnResult } from '../conversation/types';
@@ -83,13 +83,31 @@ export interface ClaudeTextEvent {
   skipped?: number;
 }
 
-/** A Claude call ended; `text` is its answer's whole text (all text blocks joined) when readable. */
+/**
+ * A piece of Claude's thinking (a conversation with thinking on), in order, as
+ * {@link ClaudeTextEvent} has the answer's: `restart` and `skipped` alike. Never part of the
+ * answer's text; a terminal shows it dimmed.
+ */
+export interface ClaudeThinkingEvent {
+  type: 'claude_thinking';
+  callId: string;
+  attempt: number;
+  text: string;
+  restart?: boolean;
+  skipped?: number;
+}
+
+/**
+ * A Claude call ended; `text` is its answer's whole text (all text blocks joined) when readable, and
+ * `thinking` its thinking (all thinking blocks joined) when it has any.
+ */
 export interface ClaudeFinishedEvent {
   type: 'claude_finished';
   callId: string;
   durationMs: number;
   stopReason?: string | null;
   text?: string;
+  thinking?: string;
   error?: string;
 }
 
@@ -110,5 +128,6 @@ export type ConversationEvent =
   | ToolFinishedEvent
   | ClaudeStartedEvent
   | ClaudeTextEvent
+  | ClaudeThinkingEvent
   | ClaudeFinishedEvent
   | TurnFinishedEvent;

@@ -2,6 +2,7 @@ import { DEFAULTS } from '../config/settings';
 import type { ConversationOptions } from '../conversation/types';
 import { DEFAULT_COMPACTION_THRESHOLD } from '../context/context-guard';
 import { contextWindowOf } from '../models/context-windows';
+import { ADAPTIVE_THINKING_MAX_TOKENS, thinkingProblem, type Thinking } from '../conversation/thinking';
 
 /**
  * How long an activity may go without a heartbeat before Temporal takes its worker for lost and
@@ -40,6 +41,16 @@ export const DEFAULT_CONTINUE_AS_NEW_AFTER_EVENTS = 1_000;
  */
 export const WORKFLOW_TASK_TIMEOUT_MS = 3_000;
 
+/**
+ * `maxTokens` when the caller sets none: thinking tokens count toward it, so a thinking budget gets
+ * the default answer's room on top, and adaptive thinking {@link ADAPTIVE_THINKING_MAX_TOKENS}.
+ */
+function defaultMaxTokens(thinking: Thinking | undefined): number {
+  if (thinking?.type === 'enabled' && Number.isSafeInteger(thinking.budgetTokens)) return thinking.budgetTokens + DEFAULTS.maxTokens;
+  if (thinking?.type === 'adaptive') return ADAPTIVE_THINKING_MAX_TOKENS;
+  return DEFAULTS.maxTokens;
+}
+
 /** The options a caller may set; the rest take the defaults. */
 export type ConversationOptionsInput = Partial<ConversationOptions>;
 
@@ -54,7 +65,7 @@ export function conversationOptions(input: ConversationOptionsInput, defaultMode
   const model = input.model ?? defaultModel;
   const options: ConversationOptions = {
     model,
-    maxTokens: input.maxTokens ?? DEFAULTS.maxTokens,
+    maxTokens: input.maxTokens ?? defaultMaxTokens(input.thinking),
     maxIterations: input.maxIterations ?? DEFAULTS.maxIterations,
     toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS,
     modelHeartbeatTimeoutMs: input.modelHeartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS,
@@ -67,6 +78,8 @@ export function conversationOptions(input: ConversationOptionsInput, defaultMode
     ...(input.prices !== undefined ? { prices: input.prices } : {}),
     ...(input.roots !== undefined && input.roots.length > 0 ? { roots: [...input.roots] } : {}),
     ...(input.inputTimeoutMs !== undefined ? { inputTimeoutMs: input.inputTimeoutMs } : {}),
+    // `null` (as `--thinking off` parses) is no thinking, as unset.
+    ...(input.thinking !== undefined && input.thinking !== null ? { thinking: input.thinking } : {}),
   };
   const positive = (name: string, value: number): void => {
     if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${String(value)}`);
@@ -82,6 +95,8 @@ export function conversationOptions(input: ConversationOptionsInput, defaultMode
   for (const root of options.roots ?? []) {
     if (typeof root !== 'string' || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(root)) throw new Error(`a root must be a URI such as file:///srv/docs, got ${JSON.stringify(root)}`);
   }
+  const thinking = thinkingProblem(options.thinking, options.maxTokens);
+  if (thinking !== undefined) throw new Error(thinking);
   const threshold = options.compactionThreshold;
   if (threshold !== undefined && !(threshold > 0 && threshold <= 1)) {
     throw new Error(`compactionThreshold must be in (0, 1], got ${String(threshold)}`);

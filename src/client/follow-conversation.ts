@@ -67,7 +67,9 @@ export function followConversation(client: Client, workflowId: string, onEvent: 
     if (signal.aborted) return;
     if (event.type === 'tool_started') toolNames.set(event.callId, event.tool);
     if (event.type === 'claude_finished') {
-      // What the stream had not shown yet of the answer, before its end.
+      // What the stream had not shown yet of the thinking and the answer, before its end.
+      const thought = stream.finishThinking(event.callId, event.thinking);
+      if (thought) safely(onEvent, thought);
       const rest = stream.finish(event.callId, event.text);
       if (rest) safely(onEvent, rest);
     }

@@ -84,6 +84,13 @@ function replyText(reply: ClaudeReply | undefined): string | undefined {
   return reply.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
 }
 
+/** The reply's thinking (its thinking blocks joined, as the stream publishes them), or undefined when it has none. */
+function replyThinking(reply: ClaudeReply | undefined): string | undefined {
+  if (!reply || !Array.isArray(reply.content)) return undefined;
+  const thinking = reply.content.flatMap((block) => (block.type === 'thinking' ? [block.thinking] : []));
+  return thinking.length > 0 ? thinking.join('') : undefined;
+}
+
 function cut(text: string, chars: number): string {
   return text.length > chars ? `${text.slice(0, chars)}…` : text;
 }
@@ -188,6 +195,7 @@ export class HistoryProgress {
     if (call.kind === 'claude') {
       const reply = result ? ((await decodeFirst(this.client, result)) as ClaudeReply | undefined) : undefined;
       const text = replyText(reply);
+      const thinking = replyThinking(reply);
       this.replyToolUses = Array.isArray(reply?.content)
         ? reply.content.flatMap((block) => (block.type === 'tool_use' ? [{ id: block.id, input: JSON.stringify(block.input), claimed: false }] : []))
         : [];
@@ -198,6 +206,7 @@ export class HistoryProgress {
           durationMs,
           ...(reply ? { stopReason: reply.stopReason } : {}),
           ...(text !== undefined ? { text } : {}),
+          ...(thinking !== undefined ? { thinking } : {}),
           ...(error !== undefined ? { error } : {}),
         },
       ];

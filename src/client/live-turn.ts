@@ -39,8 +39,9 @@ export class LiveTurn {
     stderr: LiveStream = process.stderr,
   ): LiveTurn | undefined {
     if (options.follow === false) return undefined;
-    if (stdout.isTTY === true) return new LiveTurn(client, new ProgressPrinter((text) => stdout.write(text), options.answerPrefix), true);
-    if (options.follow === true) return new LiveTurn(client, new ProgressPrinter((text) => stderr.write(text), options.answerPrefix), false);
+    // Thinking is dimmed where the live view goes to a terminal.
+    if (stdout.isTTY === true) return new LiveTurn(client, new ProgressPrinter((text) => stdout.write(text), options.answerPrefix, { dim: true }), true);
+    if (options.follow === true) return new LiveTurn(client, new ProgressPrinter((text) => stderr.write(text), options.answerPrefix, { dim: stderr.isTTY === true }), false);
     return undefined;
   }
 

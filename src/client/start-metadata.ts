@@ -6,6 +6,7 @@
  */
 import type { ConversationOptions } from '../conversation/types';
 import { formatContextStrategy } from '../context/strategy-spec';
+import { formatThinking } from '../conversation/thinking';
 import { clip } from '../workflows/progress-text';
 
 /** Characters of the first message in the one-line summary. */
@@ -21,6 +22,8 @@ export function startMetadata(message: string, options: ConversationOptions): { 
     `model calls per turn: at most ${options.maxIterations}`,
     `context: ${options.context ? formatContextStrategy(options.context) : 'keep_all'}`,
     `prompt cache: ${options.promptCache?.enabled === false ? 'off' : 'on'}`,
+    // Only when set: the details of a conversation without thinking stay as they were.
+    ...(options.thinking !== undefined ? [`thinking: ${formatThinking(options.thinking)}`] : []),
     ...(options.system !== undefined ? [`system prompt: ${Array.from(options.system).length} characters`] : []),
   ];
   return {

@@ -1,28 +1,80 @@
 /**
  * A conversation's progress as its running activities show it: the answer of a streaming Claude
- * call (its heartbeat details, `src/activities/publish-progress.ts`) and a tool call's retries
+ * call and its thinking (its heartbeat details, `src/activities/publish-progress.ts`) and a tool call's retries
  * (attempt, last failure). Read from `DescribeWorkflowExecution`'s pending activities, every few
  * hundred milliseconds (`src/client/follow-conversation.ts`); nothing of it is in the history.
  */
 import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { readStreamDetails } from '../activities/claude-stream-details';
-import type { ClaudeTextEvent, ConversationEvent, ToolProgressEvent } from './conversation-events';
+import type { ClaudeTextEvent, ClaudeThinkingEvent, ConversationEvent, ToolProgressEvent } from './conversation-events';
 import { decodeFirst, failureMessage } from './decode-payloads';
 
 type PendingActivity = temporal.api.workflow.v1.IPendingActivityInfo;
 
 interface Shown {
   attempt: number;
-  /** Characters of the answer accounted for (shown or reported skipped). */
+  /** Characters of the text accounted for (shown or reported skipped). */
   length: number;
-  /** What was shown, when it is the answer's exact beginning (nothing skipped). */
+  /** What was shown, when it is the text's exact beginning (nothing skipped). */
   prefix: string | undefined;
 }
 
-/** Turns pending activities into text and retry events, each piece of text once. */
-export class StreamProgress {
+/** A piece of a growing text to show: its characters, whether it starts over, how many were missed. */
+interface Piece {
+  attempt: number;
+  text: string;
+  restart?: boolean;
+  skipped?: number;
+}
+
+/** What of one growing text per call (the answer, or the thinking) was shown: each character once. */
+class ShownTexts {
   private readonly shown = new Map<string, Shown>();
+
+  /** The part of `window` (the call's text from `from` on, of attempt `attempt`) not shown yet. */
+  take(callId: string, attempt: number, from: number, window: string): Piece | undefined {
+    let shown = this.shown.get(callId);
+    let restart = false;
+    if (!shown || shown.attempt !== attempt) {
+      restart = shown !== undefined;
+      shown = { attempt, length: 0, prefix: '' };
+      this.shown.set(callId, shown);
+    }
+    const end = from + window.length;
+    if (end <= shown.length) return restart ? { attempt, text: '', restart } : undefined;
+    let skipped = 0;
+    let piece: string;
+    if (from > shown.length) {
+      skipped = from - shown.length;
+      piece = window;
+      shown.prefix = undefined;
+    } else {
+      piece = window.slice(shown.length - from);
+    }
+    shown.length = end;
+    if (shown.prefix !== undefined) shown.prefix += piece;
+    return { attempt, text: piece, ...(restart ? { restart } : {}), ...(skipped > 0 ? { skipped } : {}) };
+  }
+
+  /** The call ended with the whole `text`: what of it was not shown yet; then the call is forgotten. */
+  finish(callId: string, text: string | undefined): Piece | undefined {
+    const shown = this.shown.get(callId);
+    this.shown.delete(callId);
+    if (text === undefined) return undefined;
+    const attempt = shown?.attempt ?? 1;
+    if (!shown || shown.length === 0) return text === '' ? undefined : { attempt, text };
+    const continues = shown.prefix !== undefined ? text.startsWith(shown.prefix) : text.length >= shown.length;
+    if (!continues) return { attempt, text, restart: true };
+    const rest = text.slice(shown.length);
+    return rest === '' ? undefined : { attempt, text: rest };
+  }
+}
+
+/** Turns pending activities into text, thinking and retry events, each piece of text once. */
+export class StreamProgress {
+  private readonly answers = new ShownTexts();
+  private readonly thoughts = new ShownTexts();
   private readonly ended = new Set<string>();
   private readonly toolAttempts = new Map<string, number>();
   /** The last progress shown of each tool call, as JSON. */
@@ -42,8 +94,11 @@ export class StreamProgress {
         const details = readStreamDetails(await decodeFirst(this.client, activity.heartbeatDetails?.payloads));
         // Details of an earlier attempt stay until the new one heartbeats: not this attempt's text.
         if (!details || details.attempt !== attempt || this.ended.has(callId)) continue;
-        const text = this.text(callId, attempt, details.from, details.text);
-        if (text) events.push(text);
+        // Thinking comes before the answer it leads to.
+        const thought = details.thinking ? this.thoughts.take(callId, attempt, details.thinking.from, details.thinking.text) : undefined;
+        if (thought) events.push({ type: 'claude_thinking', callId, ...thought });
+        const text = this.answers.take(callId, attempt, details.from, details.text);
+        if (text) events.push({ type: 'claude_text', callId, ...text });
       } else if (name === 'callTool') {
         if (attempt > (this.toolAttempts.get(callId) ?? 1)) {
           this.toolAttempts.set(callId, attempt);
@@ -62,44 +117,24 @@ export class StreamProgress {
   }
 
   /**
+   * The call's thinking as its result has it (`thinking`: all its thinking blocks joined): what was
+   * not shown yet. Called before {@link finish}, which ends the call.
+   */
+  finishThinking(callId: string, thinking: string | undefined): ClaudeThinkingEvent | undefined {
+    if (this.ended.has(callId)) return undefined;
+    const rest = this.thoughts.finish(callId, thinking);
+    return rest ? { type: 'claude_thinking', callId, ...rest } : undefined;
+  }
+
+  /**
    * The call ended (its history event came): what of its final `text` was not shown yet. After
    * this, nothing more of the call is shown (a describe answer read before the end may still come).
    */
   finish(callId: string, text: string | undefined): ClaudeTextEvent | undefined {
     this.ended.add(callId);
-    const shown = this.shown.get(callId);
-    this.shown.delete(callId);
-    if (text === undefined) return undefined;
-    const attempt = shown?.attempt ?? 1;
-    if (!shown || shown.length === 0) return text === '' ? undefined : { type: 'claude_text', callId, attempt, text };
-    const continues = shown.prefix !== undefined ? text.startsWith(shown.prefix) : text.length >= shown.length;
-    if (!continues) return { type: 'claude_text', callId, attempt, text, restart: true };
-    const rest = text.slice(shown.length);
-    return rest === '' ? undefined : { type: 'claude_text', callId, attempt, text: rest };
-  }
-
-  private text(callId: string, attempt: number, from: number, window: string): ClaudeTextEvent | undefined {
-    let shown = this.shown.get(callId);
-    let restart = false;
-    if (!shown || shown.attempt !== attempt) {
-      restart = shown !== undefined;
-      shown = { attempt, length: 0, prefix: '' };
-      this.shown.set(callId, shown);
-    }
-    const end = from + window.length;
-    if (end <= shown.length) return restart ? { type: 'claude_text', callId, attempt, text: '', restart } : undefined;
-    let skipped = 0;
-    let piece: string;
-    if (from > shown.length) {
-      skipped = from - shown.length;
-      piece = window;
-      shown.prefix = undefined;
-    } else {
-      piece = window.slice(shown.length - from);
-    }
-    shown.length = end;
-    if (shown.prefix !== undefined) shown.prefix += piece;
-    return { type: 'claude_text', callId, attempt, text: piece, ...(restart ? { restart } : {}), ...(skipped > 0 ? { skipped } : {}) };
+    this.thoughts.finish(callId, undefined);
+    const rest = this.answers.finish(callId, text);
+    return rest ? { type: 'claude_text', callId, ...rest } : undefined;
   }
 }
 

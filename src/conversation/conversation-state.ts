@@ -14,6 +14,7 @@ import { estimateCost } from './cost';
 import { digestOf, extendDigest, EMPTY_DIGEST } from './digest';
 import { withUserText } from './transcript';
 import { hasTurnContent, withTurnContent, type TurnContent } from './turn-content';
+import { formatThinking, type Thinking } from './thinking';
 import { addUsage, NO_USAGE } from './usage-totals';
 import { waitingApprovals, type ApprovalEntry } from '../approval/pending-approvals';
 import { waitingInputs, type InputEntry } from '../input/input-requests';
@@ -77,6 +78,11 @@ export interface ConversationState {
   inputResponses: Record<string, ServerInputResponses>;
   /** Completions Claude made for servers (sampling), counted apart as well as in `usage`. */
   sampling: { calls: number; usage: UsageTotals };
+  /**
+   * Claude's thinking for the turns to come: starts as configured, changed by `setThinking`; null
+   * sends no `thinking` field. A turn keeps the setting it started with (see `runTurn`).
+   */
+  thinking: Thinking | null;
 }
 
 /** The context window the guard works with: configured, or known for the model. */
@@ -113,11 +119,12 @@ export function newConversationState(options: ConversationOptions): Conversation
     inputs: [],
     inputResponses: {},
     sampling: { calls: 0, usage: NO_USAGE },
+    thinking: options.thinking ?? null,
   };
 }
 
 /** A state carried by continue-as-new, possibly from a run before a field existed. */
-type AddedLater = 'accepted' | 'toolNames' | 'approvals' | 'inputs' | 'inputResponses' | 'sampling';
+type AddedLater = 'accepted' | 'toolNames' | 'approvals' | 'inputs' | 'inputResponses' | 'sampling' | 'thinking';
 export type CarriedState = Omit<ConversationState, AddedLater> & Partial<Pick<ConversationState, AddedLater>>;
 
 /**
@@ -135,6 +142,8 @@ export function continuedState(carried: CarriedState): ConversationState {
     inputs: carried.inputs ?? [],
     inputResponses: carried.inputResponses ?? {},
     sampling: carried.sampling ?? { calls: 0, usage: NO_USAGE },
+    // A run before thinking could be set carried none: its options say what it started with.
+    thinking: carried.thinking !== undefined ? carried.thinking : (carried.options.thinking ?? null),
   };
 }
 
@@ -226,6 +235,7 @@ export function statusOf(state: ConversationState, ended: boolean): Conversation
     pendingApprovals: waitingApprovals(state.approvals),
     pendingInputs: waitingInputs(state.inputs),
     ...(state.sampling.calls > 0 ? { sampling: state.sampling } : {}),
+    ...(state.thinking !== null ? { thinking: formatThinking(state.thinking) } : {}),
     cost: estimateCost(state.usage, state.options.model, state.options.prices),
     context: {
       strategy: formatContextStrategy(state.contextStrategy),

@@ -11,6 +11,7 @@ import type { ApprovalMode } from '../approval/approval-mode';
 import type { PendingApproval } from '../approval/pending-approvals';
 import type { PendingInput } from '../input/input-requests';
 import type { TurnContent } from './turn-content';
+import type { Thinking } from './thinking';
 
 export type { ContentBlockParam, MessageParam, StopReason, Tool };
 
@@ -51,6 +52,12 @@ export interface ConversationOptions {
    * the host declines it by itself, for unattended runs. Unset: as long as it takes.
    */
   inputTimeoutMs?: number;
+  /**
+   * Claude's thinking (src/conversation/thinking.ts): a token budget or adaptive. Unset: no
+   * `thinking` field is sent (the model's default). Changeable while the conversation runs (the
+   * `setThinking` update), from its next turn on; what it is now is the state's, not this.
+   */
+  thinking?: Thinking;
 }
 
 /** Where an MCP tool lives: the Claude-visible name maps back to exactly this. */
@@ -185,6 +192,8 @@ export interface ConversationStatus {
   pendingInputs?: PendingInput[];
   /** Completions Claude made for servers (sampling): how many, and their tokens (also in `usage`). */
   sampling?: { calls: number; usage: UsageTotals };
+  /** Claude's thinking for the next turns, in the `--thinking` form (`adaptive:high`, `4096`); absent when off. */
+  thinking?: string;
   /** An estimate from the usage totals and the price table. */
   cost: CostEstimate;
   context: {

@@ -89,6 +89,8 @@ export const HOST_FAILURE_TYPES = [
   'host.summary_mismatch',
   /** The request's messages break the Messages API's pairing rules; the API would answer 400 (non-retryable). */
   'host.invalid_transcript',
+  /** The request's settings break the Messages API's rules (a thinking budget not below max_tokens); the API would answer 400 (non-retryable). */
+  'host.invalid_request',
   /** An error nobody classified: retried, bounded by the activity's maximum attempts. */
   'host.unexpected',
 ] as const;

@@ -19,3 +19,4 @@ export type {
 export type { ReceivedRequest } from './received-request';
 export { respondByRules, OFFLINE_PREFIX } from './rules-responder';
 export { validateMessagesRequest } from './validate-request';
+export { signThinking } from './thinking-signature';

@@ -4,6 +4,7 @@
  * tool loop without an API key; every answer says it is a stand-in so nobody mistakes it for Claude.
  */
 import type { AnswerContentBlock, MessageAnswer } from './messages-api-answer';
+import { signThinking } from './thinking-signature';
 
 /** Starts every answer's text, so no transcript can pass the stand-in off as Claude. */
 export const OFFLINE_PREFIX = '[offline stand-in] ';
@@ -257,10 +258,26 @@ function callTool(tool: ToolInfo, input: Json, chinese: boolean): MessageAnswer 
  * - nothing matches but the previous call's tool takes one string argument and the text names a
  *   value ("那上海呢") → the same tool again with that value;
  * - otherwise `end_turn` listing the tools. Chinese answers for Chinese questions.
- * Under `tool_choice: none` it calls no tool, as the real API.
+ * Under `tool_choice: none` it calls no tool, as the real API. With thinking on (`enabled` or
+ * `adaptive`) the answer starts with a signed thinking block that says what the rules decided.
  */
 export function respondByRules(body: unknown): MessageAnswer {
   const request = isRecord(body) ? body : {};
+  const answer = answerByRules(request);
+  const thinking = request.thinking;
+  if (!isRecord(thinking) || (thinking.type !== 'enabled' && thinking.type !== 'adaptive')) return answer;
+  const text = `${OFFLINE_PREFIX}no reasoning here, only rules: ${decisionOf(answer)}`;
+  return { ...answer, content: [{ type: 'thinking', thinking: text, signature: signThinking(text) }, ...answer.content] };
+}
+
+/** What an answer of the rules does, in a few words (the stand-in's "thinking"). */
+function decisionOf(answer: MessageAnswer): string {
+  const call = answer.content.find((block) => block.type === 'tool_use');
+  if (call?.type === 'tool_use') return `the question matches ${call.name}; call it with ${JSON.stringify(call.input)}.`;
+  return 'no tool to call; answer in text.';
+}
+
+function answerByRules(request: Json): MessageAnswer {
   const messages = Array.isArray(request.messages) ? (request.messages as unknown[]).filter(isRecord) : [];
   // `tool_choice: none` offers the tools to read, never to call (the host sends it when only stand-ins remain).
   const choice = request.tool_choice;

@@ -4,6 +4,8 @@
  * API's, with the JSON path first.
  */
 
+import { validateThinkingBlocks, validateThinkingSettings } from './validate-thinking';
+
 type Json = Record<string, unknown>;
 
 function isRecord(value: unknown): value is Json {
@@ -115,7 +117,8 @@ function validateBlock(block: unknown, role: string, path: string): string | nul
       return null;
     }
     default:
-      // Images, documents, thinking blocks…: the fake does not model them, so it lets them through.
+      // Images, documents…: the fake does not model them, so it lets them through. Thinking blocks
+      // are checked with the rest of thinking (validate-thinking.ts).
       return null;
   }
 }
@@ -235,6 +238,8 @@ export function validateMessagesRequest(body: unknown): string | null {
   if (temperature !== undefined && (typeof temperature !== 'number' || temperature < 0 || temperature > 1)) {
     return 'temperature: Input should be a number between 0 and 1';
   }
+  const thinkingError = validateThinkingSettings(body);
+  if (thinkingError) return thinkingError;
   const stops = body.stop_sequences;
   if (stops !== undefined && (!Array.isArray(stops) || !stops.every((s) => typeof s === 'string'))) {
     return 'stop_sequences: Input should be a valid list of strings';
@@ -251,5 +256,5 @@ export function validateMessagesRequest(body: unknown): string | null {
   if (hasToolBlocks(records) && names.size === 0) {
     return 'Requests which include `tool_use` or `tool_result` blocks must define tools.';
   }
-  return null;
+  return validateThinkingBlocks(body, records);
 }

@@ -6,6 +6,8 @@
 export { startFakeMessagesApi, type FakeMessagesApi, type FakeMessagesApiOptions } from './fake-messages-api';
 export type { RecordedRequest } from './recorded-request';
 export type { StreamShape as ScriptStreamShape } from '../offline';
+/** Signs a scripted thinking block as the fake signs its own: a block passed back edited is then refused, as the real API does. */
+export { signThinking } from '../offline';
 export type {
   ScriptStep,
   ScriptMessageStep,

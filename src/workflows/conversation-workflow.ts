@@ -32,6 +32,7 @@ import {
   messagesSliceQuery,
   sendMessageUpdate,
   setContextStrategyUpdate,
+  setThinkingUpdate,
   statusQuery,
   toolsQuery,
   userMessageSignal,
@@ -39,6 +40,7 @@ import {
 import { runTurn } from './run-turn';
 import { contextStrategyProblem, formatContextStrategy } from '../context/strategy-spec';
 import type { ContextStrategy } from '../context/context-strategy';
+import { formatThinking, thinkingProblem, type Thinking } from '../conversation/thinking';
 import { reportProgress } from './progress';
 import { toolRouteEntries } from '../conversation/tool-routes';
 import { userMessageProblem } from '../conversation/user-message-problem';
@@ -97,6 +99,19 @@ function installHandlers(state: ConversationState, ended: () => boolean, running
     {
       validator: (strategy: ContextStrategy) => {
         const problem = contextStrategyProblem(strategy);
+        if (problem !== undefined) throw new Error(problem);
+      },
+    },
+  );
+  setHandler(
+    setThinkingUpdate,
+    (thinking): string => {
+      state.thinking = thinking ?? null;
+      return formatThinking(state.thinking);
+    },
+    {
+      validator: (thinking: Thinking | null) => {
+        const problem = thinkingProblem(thinking, state.options.maxTokens);
         if (problem !== undefined) throw new Error(problem);
       },
     },

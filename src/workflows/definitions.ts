@@ -10,6 +10,7 @@ import type { ApprovalRequest, PendingApproval } from '../approval/pending-appro
 import type { InputResponseAnswer, InputResponseRequest, ServerInputRequest } from '../input/input-requests';
 import type { ServerInputResponses } from '../input/input-responses';
 import type { TurnContent } from '../conversation/turn-content';
+import type { Thinking } from '../conversation/thinking';
 
 export type { ApprovalRequest, PendingApproval } from '../approval/pending-approvals';
 export type { InputResponseAnswer, InputResponseRequest, PendingInput } from '../input/input-requests';
@@ -53,6 +54,14 @@ export const cancelTurnUpdate = defineUpdate<CancelTurnResult>('cancelTurn');
  * the `--context` form (`last_turns:2`). The guard may still make it stronger later.
  */
 export const setContextStrategyUpdate = defineUpdate<string, [strategy: ContextStrategy]>('setContextStrategy');
+
+/**
+ * Sets Claude's thinking of a running conversation (null: off, no `thinking` field), from its next
+ * turn on: a turn's tool loop is one assistant turn for the API, which keeps one thinking setting
+ * per turn. Returns it in the `--thinking` form (`adaptive:high`, `4096`, `off`). A budget that is
+ * not below the conversation's `maxTokens` is refused, nothing recorded.
+ */
+export const setThinkingUpdate = defineUpdate<string, [thinking: Thinking | null]>('setThinking');
 
 /** Ends the conversation once the pending turns are done; the workflow completes with a summary. */
 export const endSignal = defineSignal('end');

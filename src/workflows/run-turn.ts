@@ -14,6 +14,7 @@ import {
 import { decideOnStopReason } from '../conversation/stop-decision';
 import { textOf, toolResultsMessage, toolUsesOf, withoutToolUses } from '../conversation/transcript';
 import type { PendingTurn, TranscriptRef, TurnResult, TurnStatus } from '../conversation/types';
+import type { Thinking } from '../conversation/thinking';
 import type { AddedMessages, ClaudeReply } from '../activities/types';
 import { catalogActivities, claudeActivities, summaryActivities } from './activity-stubs';
 import { decideCompaction, promptTokensOf } from '../context/context-guard';
@@ -83,7 +84,8 @@ function addedMessages(state: ConversationState): AddedMessages | undefined {
   return JSON.stringify(messages).length <= ADDED_MESSAGES_MAX_CHARS ? { from, messages } : undefined;
 }
 
-async function askClaude(state: ConversationState): Promise<ClaudeReply> {
+/** `thinking`: the turn's setting, taken when it started (absent from the input when off). */
+async function askClaude(state: ConversationState, thinking: Thinking | null): Promise<ClaudeReply> {
   const { model, maxTokens, system } = state.options;
   const strategy = state.contextStrategy;
   const added = addedMessages(state);
@@ -95,6 +97,7 @@ async function askClaude(state: ConversationState): Promise<ClaudeReply> {
     ...(system !== undefined ? { system } : {}),
     context: { strategy, summaryCovers: strategy.kind === 'summarize' ? (state.contextSummary?.coveredMessages ?? 0) : 0 },
     promptCache: state.options.promptCache ?? { enabled: true },
+    ...(thinking !== null ? { thinking } : {}),
     ...(added !== undefined ? { added } : {}),
   });
 }
@@ -170,8 +173,9 @@ export async function runTurn(state: ConversationState, turn: PendingTurn, contr
     ...(error !== undefined ? { error } : {}),
   });
 
+  const settings: TurnSettings = { thinking: state.thinking ?? null };
   try {
-    return await runSteps(state, control, counts, result);
+    return await runSteps(state, control, counts, result, settings);
   } catch (err) {
     if (isCancellation(err) && control.cancelledByUser()) return result('cancelled', '', null, 'cancelled by the user');
     throw err;
@@ -186,8 +190,17 @@ interface TurnCounts {
   toolCalls: number;
 }
 
+/**
+ * What a turn keeps for all its Claude calls: the thinking setting it started with. For the API a
+ * tool loop is one assistant turn, whose thinking must not change midway (a `setThinking` during
+ * the turn applies from the next one).
+ */
+interface TurnSettings {
+  thinking: Thinking | null;
+}
+
 /** The turn's loop, counting its calls in `counts`. */
-async function runSteps(state: ConversationState, control: TurnControl, counts: TurnCounts, result: ResultOf): Promise<TurnResult> {
+async function runSteps(state: ConversationState, control: TurnControl, counts: TurnCounts, result: ResultOf, settings: TurnSettings): Promise<TurnResult> {
   try {
     await refreshCatalog(state);
   } catch (err) {
@@ -201,7 +214,7 @@ async function runSteps(state: ConversationState, control: TurnControl, counts: 
     await refreshSummary(state, forceSummary);
     let reply: ClaudeReply;
     try {
-      reply = await askClaude(state);
+      reply = await askClaude(state, settings.thinking);
     } catch (err) {
       if (isCancellation(err)) throw err;
       // Too long for the window: a stronger strategy for the rest of the conversation, and this

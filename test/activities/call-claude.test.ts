@@ -6,7 +6,7 @@ import { createCallClaude } from '../../src/activities/call-claude';
 import type { ClaudeCallInput, ClaudeReply } from '../../src/activities/types';
 import { createClaudeClient } from '../../src/claude/create-claude-client';
 import type { MessageParam, Tool } from '../../src/conversation/types';
-import { validateMessagesRequest } from '../../src/offline';
+import { signThinking, validateMessagesRequest } from '../../src/offline';
 import { startFakeMessagesApi, type FakeMessagesApi } from '../../src/testing';
 import type { MockActivityEnvironment } from '@temporalio/testing';
 import { failureOf, quietActivityEnvironment } from '../fixtures/mock-activities';
@@ -43,6 +43,7 @@ describe('callClaude', () => {
   interface Extras {
     limits?: { stallTimeoutMs?: number; totalTimeoutMs?: number };
     onTextDelta?: (delta: { workflowId: string; activityId: string; attempt: number; text: string }) => void;
+    onThinkingDelta?: (delta: { workflowId: string; activityId: string; attempt: number; text: string }) => void;
   }
 
   /** One activity attempt over `messages` and the catalogue's `tools`, as if read from the workflow. */
@@ -208,6 +209,75 @@ describe('callClaude', () => {
       const failure = await failureOf(call(SEED_TRANSCRIPT, [WEATHER], { limits: { stallTimeoutMs: 1000, totalTimeoutMs: 1200 } }));
       expect(failure).toMatchObject({ type: 'claude.timeout', nonRetryable: true });
       expect(Date.now() - started).toBeLessThan(4000);
+    });
+  });
+
+  describe('extended thinking (issue 29)', () => {
+    const LOOP: MessageParam[] = [
+      { role: 'user', content: '北京天气？' },
+      { role: 'assistant', content: [{ type: 'thinking', thinking: 'Beijing: call the tool.', signature: signThinking('Beijing: call the tool.') }, { type: 'tool_use', id: 'toolu_th1', name: 'get_weather', input: { city: '北京' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_th1', content: '晴' }] },
+    ];
+
+    test('off: the request has no thinking fields, as before', async () => {
+      fake.enqueue({ kind: 'message', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn' });
+      const before = fake.requests.length;
+      await call(SEED_TRANSCRIPT);
+      expect(Object.keys(fake.requests[before]?.body as object)).toEqual(['model', 'max_tokens', 'messages', 'tools', 'stream']);
+    });
+
+    test('a budget goes as `thinking: enabled`; adaptive as `thinking: adaptive` with `output_config.effort`; the thinking blocks go back as stored', async () => {
+      fake.enqueue({ kind: 'message', content: [{ type: 'text', text: '晴。' }], stop_reason: 'end_turn' });
+      fake.enqueue({ kind: 'message', content: [{ type: 'text', text: '晴。' }], stop_reason: 'end_turn' });
+      const before = fake.requests.length;
+      await call(LOOP, [WEATHER], {}, { ...INPUT, maxTokens: 4096, thinking: { type: 'enabled', budgetTokens: 2048 } });
+      await call(LOOP, [WEATHER], {}, { ...INPUT, maxTokens: 4096, thinking: { type: 'adaptive', effort: 'high' } });
+      const [budget, adaptive] = fake.requests.slice(before).map((r) => r.body as Record<string, unknown>);
+      expect(budget).toMatchObject({ max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 2048 }, messages: LOOP });
+      expect(budget).not.toHaveProperty('output_config');
+      expect(adaptive).toMatchObject({ thinking: { type: 'adaptive' }, output_config: { effort: 'high' }, messages: LOOP });
+    });
+
+    test('a budget not below max_tokens fails non-retryable before any request (the API would answer 400)', async () => {
+      const before = fake.requests.length;
+      const failure = await failureOf(call(LOOP, [WEATHER], {}, { ...INPUT, maxTokens: 2048, thinking: { type: 'enabled', budgetTokens: 2048 } }));
+      expect(failure).toMatchObject({ type: 'host.invalid_request', nonRetryable: true });
+      expect(failure.message).toMatch(/thinking budget \(2048 tokens\) must be less than maxTokens \(2048\)/);
+      expect(fake.requests.length).toBe(before);
+    });
+
+    test('a turn that opens on the results of a thinking-less call sends that call as text, so the API takes it', async () => {
+      const limited: MessageParam[] = [
+        { role: 'user', content: '北京天气？' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_th2', name: 'get_weather', input: { city: '北京' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_th2', content: 'not run', is_error: true }, { type: 'text', text: '算了' }] },
+      ];
+      fake.enqueue({ kind: 'message', content: [{ type: 'text', text: '好。' }], stop_reason: 'end_turn' });
+      const before = fake.requests.length;
+      const reply = await call(limited, [WEATHER], {}, { ...INPUT, maxTokens: 4096, thinking: { type: 'enabled', budgetTokens: 2048 } });
+      expect(reply.stopReason).toBe('end_turn');
+      expect(JSON.stringify(fake.requests[before]?.body)).toContain('[called the tool get_weather with {\\"city\\":\\"北京\\"}]');
+    });
+
+    test('thinking streams to the hook and into the heartbeats\' details, never into the text', async () => {
+      const thought = 'The user wants the weather in Beijing; get_weather answers that.';
+      fake.enqueue({
+        kind: 'message',
+        content: [{ type: 'thinking', thinking: thought, signature: signThinking(thought) }, { type: 'text', text: ANSWER }],
+        stop_reason: 'end_turn',
+        stream: { chunkChars: 4, eventGapMs: 40 },
+      });
+      const env = quietActivityEnvironment();
+      const details: unknown[] = [];
+      env.on('heartbeat', (d: unknown) => details.push(d));
+      const texts: string[] = [];
+      const thoughts: string[] = [];
+      const reply = await call(SEED_TRANSCRIPT, [WEATHER], { onTextDelta: (d) => texts.push(d.text), onThinkingDelta: (d) => thoughts.push(d.text) }, { ...INPUT, maxTokens: 4096, thinking: { type: 'adaptive' } }, env);
+      expect(reply.content).toEqual([{ type: 'thinking', thinking: thought, signature: signThinking(thought) }, { type: 'text', text: ANSWER }]);
+      expect(thoughts.join('')).toBe(thought);
+      expect(texts.join('')).toBe(ANSWER);
+      const last = details.filter((d) => (d as { stream?: string } | undefined)?.stream === 'claude-text').at(-1);
+      expect(last).toMatchObject({ text: ANSWER, thinking: { length: thought.length, from: 0, text: thought } });
     });
   });
 });

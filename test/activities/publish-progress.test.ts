@@ -89,3 +89,21 @@ describe('stream details', () => {
     expect(readStreamDetails({ stream: 'claude-text', attempt: 1, length: 5, from: 0, text: 'hi' })).toBeUndefined();
   });
 });
+
+describe('ClaudeStreamPublisher and thinking (issue 29)', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  test('thinking rides in a window of its own beside the answer; none, no field', () => {
+    const context = fakeContext();
+    const publisher = new ClaudeStreamPublisher(context as never, 100, 8, 0);
+    publisher.appendThinking('Let me think');
+    expect(context.sent()[0]).toEqual({ stream: 'claude-text', attempt: 1, length: 0, from: 0, text: '', thinking: { length: 12, from: 4, text: 'me think' } });
+    publisher.append('Sunny');
+    jest.advanceTimersByTime(100);
+    expect(context.sent().at(-1)).toEqual({ stream: 'claude-text', attempt: 1, length: 5, from: 0, text: 'Sunny', thinking: { length: 12, from: 4, text: 'me think' } });
+    publisher.close();
+    expect(readStreamDetails(context.sent().at(-1))).toEqual(context.sent().at(-1));
+    expect(readStreamDetails({ stream: 'claude-text', attempt: 1, length: 0, from: 0, text: '', thinking: { length: 9, from: 0, text: 'x' } })).toEqual({ stream: 'claude-text', attempt: 1, length: 0, from: 0, text: '' });
+  });
+});

@@ -30,3 +30,39 @@ describe('ProgressPrinter', () => {
     expect(printer.finishTurn(result('x'.repeat(50) + 'end only'))).toBe(false);
   });
 });
+
+describe('ProgressPrinter and thinking (issue 29)', () => {
+  test('thinking shows before the answer on a line of its own, dimmed on a terminal; the answer is still recognised whole', () => {
+    let screen = '';
+    const printer = new ProgressPrinter((text) => (screen += text), 'claude> ', { dim: true });
+    printer.onEvent({ type: 'claude_thinking', callId: 'c1', attempt: 1, text: 'Beijing: ' });
+    printer.onEvent({ type: 'claude_thinking', callId: 'c1', attempt: 1, text: 'call the tool.' });
+    printer.onEvent({ type: 'claude_finished', callId: 'c1', durationMs: 300, stopReason: 'tool_use', text: '', thinking: 'Beijing: call the tool.' });
+    printer.onEvent({ type: 'tool_started', callId: 't1', toolUseId: 'toolu_1', server: 'weather', tool: 'get_weather', arguments: { city: '北京' }, at: new Date() });
+    printer.onEvent({ type: 'claude_thinking', callId: 'c2', attempt: 1, text: 'Sunny.' });
+    printer.onEvent({ type: 'claude_text', callId: 'c2', attempt: 1, text: '北京今天晴。' });
+    printer.onEvent({ type: 'claude_finished', callId: 'c2', durationMs: 900, stopReason: 'end_turn', text: '北京今天晴。', thinking: 'Sunny.' });
+    expect(printer.finishTurn(result('北京今天晴。'))).toBe(true);
+    const dim = (text: string): string => `\u001b[2m${text}\u001b[22m`;
+    expect(screen).toBe(
+      [
+        `${dim('thinking> ')}${dim('Beijing: ')}${dim('call the tool.')}`,
+        '  → get_weather {"city":"北京"} · weather',
+        `${dim('thinking> ')}${dim('Sunny.')}`,
+        'claude> 北京今天晴。',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  test('without a terminal the prefix alone marks it; a retried attempt starts it over', () => {
+    let screen = '';
+    const printer = new ProgressPrinter((text) => (screen += text));
+    printer.onEvent({ type: 'claude_thinking', callId: 'c1', attempt: 1, text: 'first' });
+    printer.onEvent({ type: 'claude_thinking', callId: 'c1', attempt: 2, text: 'second', restart: true });
+    printer.onEvent({ type: 'claude_text', callId: 'c1', attempt: 2, text: 'answer' });
+    printer.onEvent({ type: 'claude_finished', callId: 'c1', durationMs: 1, text: 'answer' });
+    expect(screen).toBe('thinking> first\nthinking> [again] second\nanswer\n');
+    expect(printer.finishTurn(result('answer'))).toBe(true);
+  });
+});

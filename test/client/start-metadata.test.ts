@@ -13,3 +13,11 @@ describe('a conversation start as the Web UI shows it', () => {
     expect(staticDetails).not.toContain('SYSTEM-TEXT');
   });
 });
+
+describe('startMetadata and thinking (issue 29)', () => {
+  test('a conversation with thinking says so in its details; one without says nothing of it', () => {
+    const options = { model: 'claude-sonnet-4-6', maxTokens: 16_000, maxIterations: 10, toolHeartbeatTimeoutMs: 3000, modelHeartbeatTimeoutMs: 3000 };
+    expect(startMetadata('hi', { ...options, thinking: { type: 'adaptive', effort: 'high' } }).staticDetails).toContain(' · thinking: adaptive:high');
+    expect(startMetadata('hi', options).staticDetails).not.toContain('thinking');
+  });
+});

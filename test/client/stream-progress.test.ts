@@ -71,3 +71,35 @@ describe('StreamProgress', () => {
     ]);
   });
 });
+
+describe('StreamProgress and thinking (issue 29)', () => {
+  function thinkingCall(thinking: string, text: string, attempt = 1): object {
+    return {
+      activityId: '8',
+      activityType: { name: 'callClaude' },
+      attempt,
+      heartbeatDetails: { payloads: [defaultPayloadConverter.toPayload(streamDetails(text, attempt, 4096, thinking))] },
+    };
+  }
+  const thoughts = (events: ConversationEvent[]): string[] => events.flatMap((e) => (e.type === 'claude_thinking' ? [e.text] : []));
+
+  test('thinking and answer each once, thinking first; the rest of each from the result; never the thinking as answer', async () => {
+    const stream = new StreamProgress(client);
+    const first = await stream.take('r', [thinkingCall('Let me', '')], () => undefined);
+    expect(first).toEqual([{ type: 'claude_thinking', callId: 'r/8', attempt: 1, text: 'Let me' }]);
+    const second = await stream.take('r', [thinkingCall('Let me think.', 'Sun')], () => undefined);
+    expect(second.map((e) => e.type)).toEqual(['claude_thinking', 'claude_text']);
+    expect(thoughts(second)).toEqual([' think.']);
+    expect(texts(second)).toEqual(['Sun']);
+    expect(stream.finishThinking('r/8', 'Let me think. Done.')).toEqual({ type: 'claude_thinking', callId: 'r/8', attempt: 1, text: ' Done.' });
+    expect(stream.finish('r/8', 'Sunny.')).toEqual({ type: 'claude_text', callId: 'r/8', attempt: 1, text: 'ny.' });
+    expect(await stream.take('r', [thinkingCall('Let me think. Done.', 'Sunny.')], () => undefined)).toEqual([]);
+    expect(stream.finishThinking('r/8', 'Let me think. Done.')).toBeUndefined();
+  });
+
+  test('a call whose heartbeats came too late for the stream shows its thinking from the result', () => {
+    const stream = new StreamProgress(client);
+    expect(stream.finishThinking('r/9', 'All at once.')).toEqual({ type: 'claude_thinking', callId: 'r/9', attempt: 1, text: 'All at once.' });
+    expect(stream.finish('r/9', 'ok')).toMatchObject({ text: 'ok' });
+  });
+});

@@ -1,11 +1,13 @@
 import {
   addUserText,
   appendMessages,
+  continuedState,
   enqueueTurn,
   newConversationState,
   recordModelCall,
   recordTurn,
   statusOf,
+  type CarriedState,
   type ConversationState,
 } from '../../src/conversation/conversation-state';
 import { digestOf, EMPTY_DIGEST } from '../../src/conversation/digest';
@@ -110,5 +112,32 @@ describe('conversation state', () => {
       routes: { get_weather: { server: 'weather', name: 'get_weather', idempotent: false, timeoutMs: 60_000 } },
     };
     expect(statusOf(state, true)).toMatchObject({ state: 'ended', messageCount: 1, toolCount: 1 });
+  });
+});
+
+describe('thinking in the conversation state (issue 29)', () => {
+  test('starts as configured, shows in the status in the --thinking form, absent when off', () => {
+    expect(newConversationState(OPTIONS).thinking).toBeNull();
+    expect(statusOf(newConversationState(OPTIONS), false)).not.toHaveProperty('thinking');
+    const state = newConversationState({ ...OPTIONS, maxTokens: 16_000, thinking: { type: 'adaptive', effort: 'high' } });
+    expect(state.thinking).toEqual({ type: 'adaptive', effort: 'high' });
+    expect(statusOf(state, false).thinking).toBe('adaptive:high');
+    state.thinking = { type: 'enabled', budgetTokens: 4096 };
+    expect(statusOf(state, false).thinking).toBe('4096');
+  });
+
+  test('continue-as-new carries a change; a state carried by a run before thinking existed takes its options\'', () => {
+    const changed = newConversationState({ ...OPTIONS, thinking: { type: 'adaptive' } });
+    changed.thinking = null;
+    expect(continuedState(structuredClone(changed)).thinking).toBeNull();
+    changed.thinking = { type: 'enabled', budgetTokens: 2048 };
+    expect(continuedState(structuredClone(changed)).thinking).toEqual({ type: 'enabled', budgetTokens: 2048 });
+    const before = (state: ConversationState): CarriedState => {
+      const carried: Partial<ConversationState> = { ...state };
+      delete carried.thinking;
+      return carried as CarriedState;
+    };
+    expect(continuedState(before(newConversationState({ ...OPTIONS, thinking: { type: 'adaptive' } }))).thinking).toEqual({ type: 'adaptive' });
+    expect(continuedState(before(newConversationState(OPTIONS))).thinking).toBeNull();
   });
 });

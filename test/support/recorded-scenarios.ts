@@ -5,11 +5,12 @@
  * model's script, the user turns with the results they must give, and the activities its history
  * schedules, so recorder and replay test cannot drift apart.
  */
-import type { ScriptStep } from '../../src/testing';
+import { signThinking, type ScriptContentBlock, type ScriptStep } from '../../src/testing';
 import type { ConversationOptionsInput } from '../../src/client/conversation-options';
 import type { ConversationStatus, TurnResult } from '../../src/conversation/types';
 import type { McpServerConfig } from '../../src/mcp/config';
 import type { TurnContent } from '../../src/conversation/turn-content';
+import type { Thinking } from '../../src/conversation/thinking';
 import { tsServer, weatherServer } from './repo';
 
 /** One user turn and the fields of its result the recording insists on. */
@@ -22,6 +23,8 @@ export interface RecordedTurn {
   inputs?: RecordedInput[];
   /** Resources attached and a prompt run as the turn, as the client reads them (issue 28). */
   content?: TurnContent;
+  /** Sent as the `setThinking` update before the turn (null: off; issue 29). */
+  setThinking?: Thinking | null;
 }
 
 /** An answer the recorder sends to a server's request for input: accept (with a form's content), decline or cancel. */
@@ -75,6 +78,9 @@ const weatherToolUse = (id: string, city: string): ScriptStep => ({
 });
 
 const endTurn = (text: string): ScriptStep => ({ kind: 'message', content: [{ type: 'text', text }], stop_reason: 'end_turn' });
+
+/** A thinking block signed as the fake signs its own, so the fake refuses it edited on its way back. */
+const thought = (text: string): ScriptContentBlock => ({ type: 'thinking', thinking: text, signature: signThinking(text) });
 
 /** Every recorded scenario, in recording order. */
 export const RECORDED_SCENARIOS: readonly RecordedScenario[] = [
@@ -455,5 +461,30 @@ export const RECORDED_SCENARIOS: readonly RecordedScenario[] = [
     status: { state: 'ended', turnsCompleted: 2, modelCalls: 3, toolCalls: 2, toolErrors: 0, hostToolErrors: 0 },
     requests: 3,
     activities: ['listTools', 'callClaude', 'useResources', 'useResources', 'callClaude', 'listTools', 'callClaude'],
+  },
+  {
+    // Extended thinking (issue 29): a budget from the start, one turn with two tool rounds whose
+    // replies lead with signed thinking blocks (one redacted); then `setThinking` to adaptive:high
+    // (an update in the history) and a turn that goes out with it.
+    name: 'thinking',
+    servers: () => [weatherServer()],
+    options: { thinking: { type: 'enabled', budgetTokens: 1024 }, maxTokens: 2048 },
+    script: [
+      { kind: 'message', content: [thought('Beijing first.'), { type: 'tool_use', id: 'toolu_think_01', name: 'get_weather', input: { city: '北京' } }], stop_reason: 'tool_use' },
+      {
+        kind: 'message',
+        content: [{ type: 'redacted_thinking', data: 'EmwKAhgBEgyThinkingRedacted' }, thought('Now Shanghai.'), { type: 'tool_use', id: 'toolu_think_02', name: 'get_weather', input: { city: '上海' } }],
+        stop_reason: 'tool_use',
+      },
+      { kind: 'message', content: [thought('Both are in.'), { type: 'text', text: '北京晴，上海多云。' }], stop_reason: 'end_turn' },
+      { kind: 'message', content: [thought('A thank-you.'), { type: 'text', text: '不客气。' }], stop_reason: 'end_turn' },
+    ],
+    turns: [
+      { text: '北京和上海天气怎么样？', expect: { status: 'completed', text: '北京晴，上海多云。', modelCalls: 3, toolCalls: 2 } },
+      { text: '谢谢', setThinking: { type: 'adaptive', effort: 'high' }, expect: { status: 'completed', text: '不客气。', modelCalls: 1, toolCalls: 0 } },
+    ],
+    status: { state: 'ended', turnsCompleted: 2, modelCalls: 4, toolCalls: 2, toolErrors: 0, hostToolErrors: 0, thinking: 'adaptive:high' },
+    requests: 4,
+    activities: ['listTools', 'callClaude', 'callTool', 'callClaude', 'callTool', 'callClaude', 'listTools', 'callClaude'],
   },
 ];

@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { APIConnectionError, APIError, BadRequestError, InternalServerError, OverloadedError } from '@anthropic-ai/sdk';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { startFakeMessagesApi, type FakeMessagesApi } from '../../src/testing';
+import { signThinking, startFakeMessagesApi, type FakeMessagesApi } from '../../src/testing';
 import { API_KEY, caught, MODEL, sdkClientFor, weatherTool } from '../support/fake-api-client';
 
 describe('fake Messages API, scripted mode', () => {
@@ -353,5 +353,68 @@ describe('fake Messages API, request log (issue 13 item 9)', () => {
     } finally {
       await fake.close();
     }
+  });
+});
+
+describe('fake Messages API and extended thinking', () => {
+  let fake: FakeMessagesApi;
+  let client: Anthropic;
+
+  beforeAll(async () => {
+    fake = await startFakeMessagesApi();
+    client = sdkClientFor(fake.url);
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
+
+  it('streams scripted thinking as thinking_delta and a signature_delta, redacted thinking whole; the SDK gets the blocks back exactly', async () => {
+    const thinking = 'The user wants Beijing. I will call get_weather.';
+    const content = [
+      { type: 'thinking' as const, thinking, signature: signThinking(thinking) },
+      { type: 'redacted_thinking' as const, data: 'EmwKAhgBEgy3va3pzix/LafPsn4a' },
+      { type: 'tool_use' as const, id: 'toolu_think1', name: 'get_weather', input: { city: '北京' } },
+    ];
+    fake.enqueue({ kind: 'message', content, stop_reason: 'tool_use', stream: { chunkChars: 8 } });
+    const stream = client.messages.stream({
+      model: MODEL,
+      max_tokens: 4096,
+      thinking: { type: 'enabled', budget_tokens: 2048 },
+      tools: [weatherTool],
+      messages: [{ role: 'user', content: '北京天气？' }],
+    });
+    const thoughts: string[] = [];
+    const events: string[] = [];
+    stream.on('thinking', (delta) => thoughts.push(delta));
+    stream.on('streamEvent', (event) => events.push(event.type === 'content_block_delta' ? event.delta.type : event.type));
+    const message = await stream.finalMessage();
+    expect(message.content).toEqual(content);
+    expect(thoughts.join('')).toBe(thinking);
+    expect(thoughts.length).toBeGreaterThan(1);
+    const deltas = events.filter((e) => e.endsWith('_delta'));
+    // Thinking deltas, then the signature just before the block stops, then the tool_use's JSON.
+    expect(deltas.slice(0, thoughts.length + 1)).toEqual([...thoughts.map(() => 'thinking_delta'), 'signature_delta']);
+    expect(deltas).toContain('input_json_delta');
+  });
+
+  it('refuses a tool loop whose thinking was dropped with the real API\'s 400, and takes it passed back unchanged', async () => {
+    const thought = { type: 'thinking' as const, thinking: 'call it', signature: signThinking('call it') };
+    const use = { type: 'tool_use' as const, id: 'toolu_think2', name: 'get_weather', input: { city: '北京' } };
+    const results: MessageParam = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_think2', content: '晴' }] };
+    const ask = (assistant: MessageParam['content']) =>
+      client.messages.create({
+        model: MODEL,
+        max_tokens: 4096,
+        thinking: { type: 'enabled', budget_tokens: 2048 },
+        tools: [weatherTool],
+        messages: [{ role: 'user', content: '北京天气？' }, { role: 'assistant', content: assistant }, results],
+      });
+    const error = (await caught(ask([use]))) as APIError;
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error.apiMessage).toMatch(/^messages\.1\.content\.0\.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`\. When `thinking` is enabled/);
+    const edited = (await caught(ask([{ ...thought, thinking: 'call it!' }, use]))) as APIError;
+    expect(edited.apiMessage).toBe('messages.1.content.0: Invalid `signature` in `thinking` block');
+    fake.enqueue({ kind: 'message', content: [{ type: 'text', text: '晴。' }], stop_reason: 'end_turn' });
+    expect((await ask([thought, use])).content).toMatchObject([{ type: 'text', text: '晴。' }]);
   });
 });

@@ -114,6 +114,21 @@ describe('recorded workflow histories', () => {
     expect(strategies).toEqual(['keep_all', 'placeholder_tool_results', 'placeholder_tool_results']);
   });
 
+  test('thinking: the first turn\'s calls go out with the budget, the setThinking update recorded between the turns, the second turn\'s call adaptive', () => {
+    const { history } = readHistory('thinking');
+    const events = history.events ?? [];
+    const thinking = events.flatMap((e) => {
+      const scheduled = e.activityTaskScheduledEventAttributes;
+      if (scheduled?.activityType?.name !== 'callClaude') return [];
+      const payload = scheduled.input?.payloads?.[0];
+      return [(JSON.parse(Buffer.from(payload?.data ?? new Uint8Array()).toString('utf8')) as ClaudeCallInput).thinking];
+    });
+    const budget = { type: 'enabled', budgetTokens: 1024 };
+    expect(thinking).toEqual([budget, budget, budget, { type: 'adaptive', effort: 'high' }]);
+    const updates = events.flatMap((e) => (e.workflowExecutionUpdateAcceptedEventAttributes ? [e.workflowExecutionUpdateAcceptedEventAttributes.acceptedRequest?.input?.name] : []));
+    expect(updates).toEqual(['sendMessage', 'setThinking', 'sendMessage']);
+  });
+
   test('tool-approval: the patch marker before the first approval, the waiting search attribute set and cleared, the denied calls never scheduled', () => {
     const { history } = readHistory('tool-approval');
     const events = history.events ?? [];
