@@ -85,7 +85,8 @@ export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput)
       const viewed = applyContextStrategy(messages, input.context.strategy, summary);
       const sent = thinking !== undefined ? withThinkingTurnStart(viewed) : viewed;
       // Tools even when the catalogue is empty, if the history holds tool calls: the API requires them.
-      const toolFields = requestTools(tools, sent);
+      // Deferred beside the search tool when tool search is on (no beta header: it is in the GA API).
+      const toolFields = requestTools(tools, sent, input.toolSearch);
       const request = withCacheBreakpoints(
         {
           ...(input.system !== undefined ? { system: input.system } : {}),

@@ -11,6 +11,7 @@ import type { ToolResultBlock } from '../conversation/transcript';
 import type { ReplyUsage } from '../claude/reply-usage';
 import type { ServerInputRequest } from '../input/input-requests';
 import type { Thinking } from '../conversation/thinking';
+import type { ToolSearchSetting } from '../claude/tool-search';
 
 /** Input of `callClaude`. */
 export interface ClaudeCallInput {
@@ -28,6 +29,12 @@ export interface ClaudeCallInput {
    * off, and in calls scheduled before it existed: no `thinking` field goes out.
    */
   thinking?: Thinking;
+  /**
+   * The conversation's tool search (src/claude/tool-search.ts): its mode and the context window
+   * `auto` measures the tool definitions against. Absent in calls scheduled before it existed: the
+   * tools go as they always went.
+   */
+  toolSearch?: ToolSearchSetting;
   /**
    * The messages added since the previous Claude call of this run (messages[from, transcript.messageCount)),
    * so a worker that holds the rest in its cache needs no query. Absent in calls scheduled before it

@@ -8,8 +8,8 @@ import type {
   ContentBlockParam,
   MessageParam,
   TextBlockParam,
-  Tool,
 } from '@anthropic-ai/sdk/resources/messages';
+import type { RequestTool } from './tool-search';
 
 /** The API rejects a request with more breakpoints than this. */
 export const MAX_CACHE_BREAKPOINTS = 4;
@@ -17,7 +17,7 @@ export const MAX_CACHE_BREAKPOINTS = 4;
 /** The parts of a request that breakpoints go on. */
 export interface CacheableRequest {
   system?: string | TextBlockParam[];
-  tools?: Tool[];
+  tools?: RequestTool[];
   messages: MessageParam[];
 }
 
@@ -58,6 +58,12 @@ function countMarks(request: CacheableRequest): number {
   return count;
 }
 
+/** The index of the last tool sent in full (not `defer_loading`), or -1. */
+function lastLoadedTool(tools: readonly RequestTool[]): number {
+  for (let i = tools.length - 1; i >= 0; i--) if (tools[i]?.defer_loading !== true) return i;
+  return -1;
+}
+
 /** The message with a breakpoint on its last breakable block, or null when it has none (or one already). */
 function markedMessage(message: MessageParam, mark: CacheControlEphemeral): MessageParam | null {
   if (message.role === 'system') return null;
@@ -94,7 +100,8 @@ function markedSystem(system: string | TextBlockParam[] | undefined, mark: Cache
  *    this request from the cache;
  * 2. the system prompt (a string becomes one text block) — caches tools + system even when the
  *    messages are rewritten (a context strategy moved its cut);
- * 3. the last tool — caches the tool list even when the system prompt changes;
+ * 3. the last tool that is not deferred (tool search: a deferred tool is not part of the prompt's
+ *    prefix) — caches the tool list even when the system prompt changes;
  * 4. the last block of the previous user message — where the previous request ended, so its cache
  *    entry is found even when this round added more blocks than the API's 20-block lookback.
  * Never on thinking blocks or blank text. Disabled: the request itself is returned, unchanged.
@@ -123,9 +130,10 @@ export function withCacheBreakpoints<R extends CacheableRequest>(request: R, opt
       budget -= 1;
     }
   }
-  const lastTool = tools?.[tools.length - 1];
+  const toolAt = tools === undefined ? -1 : lastLoadedTool(tools);
+  const lastTool = tools?.[toolAt];
   if (budget > 0 && tools !== undefined && lastTool !== undefined && !hasMark(lastTool)) {
-    tools = [...tools.slice(0, -1), { ...lastTool, cache_control: mark }];
+    tools = tools.map((tool, i) => (i === toolAt ? { ...tool, cache_control: mark } : tool));
     budget -= 1;
   }
   // The previous request ended with the user message before the latest assistant reply.

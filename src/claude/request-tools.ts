@@ -7,8 +7,12 @@
  * or list no tools any more) while earlier turns called tools. The history is never rewritten, so
  * the request defines each tool its `tool_use` blocks name as a stand-in that says it is gone, and
  * `tool_choice: none` keeps the model from calling one.
+ *
+ * With tool search on (src/claude/tool-search.ts), the catalogue's tools go deferred beside the
+ * search tool.
  */
 import type { MessageParam, Tool, ToolChoiceNone } from '@anthropic-ai/sdk/resources/messages';
+import { withToolSearch, type RequestTool, type ToolSearchSetting } from './tool-search';
 
 /** What the API accepts as a tool name: a name it would refuse cannot be a stand-in. */
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -17,7 +21,7 @@ const FALLBACK_NAME = 'unavailable_tool';
 
 /** The tool fields of a request: the catalogue as it is, stand-ins, or nothing. */
 export interface RequestTools {
-  tools?: Tool[];
+  tools?: RequestTool[];
   tool_choice?: ToolChoiceNone;
 }
 
@@ -44,12 +48,13 @@ function standIn(name: string): Tool {
 }
 
 /**
- * The catalogue's tools when there are any; with none, stand-ins for the tools `messages` (what is
+ * The catalogue's tools when there are any (deferred beside the search tool when `toolSearch` turns
+ * it on); with none, stand-ins for the tools `messages` (what is
  * sent, after the context strategy) called, under `tool_choice: none`, when they hold tool blocks;
  * otherwise no tools at all.
  */
-export function requestTools(catalog: readonly Tool[], messages: readonly MessageParam[]): RequestTools {
-  if (catalog.length > 0) return { tools: [...catalog] };
+export function requestTools(catalog: readonly Tool[], messages: readonly MessageParam[], toolSearch?: ToolSearchSetting): RequestTools {
+  if (catalog.length > 0) return { tools: withToolSearch(catalog, messages, toolSearch) };
   if (!hasToolBlocks(messages)) return {};
   const names = calledNames(messages);
   return { tools: (names.length > 0 ? names : [FALLBACK_NAME]).map(standIn), tool_choice: { type: 'none' } };

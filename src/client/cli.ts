@@ -24,6 +24,7 @@ import type { ConversationOptionsInput } from './conversation-options';
 import { parseContextStrategy } from '../context/strategy-spec';
 import type { ContextStrategy } from '../context/context-strategy';
 import { parseThinking, thinkingProblem, type Thinking } from '../conversation/thinking';
+import { isToolSearchMode, TOOL_SEARCH_MODES } from '../claude/tool-search';
 import { renderHistory } from './render-history';
 import { FOLLOW_FLAGS, followChoice, sendLive } from './live-turn';
 import { approveToolCalls, denyToolCalls, listPendingApprovals, renderApprovalAnswer, renderPendingApprovals, turnOrApproval, waitingNotice } from './approvals';
@@ -41,12 +42,14 @@ export class UsageError extends Error {}
 export const USAGE = `usage:
   mcp-host start [--id ID] [--system TEXT] [--model M] [--max-tokens N] [--max-iterations N]
                 [--context keep_all|last_turns:N|placeholder_tool_results:N|summarize:N] [--no-cache]
-                [--thinking off|adaptive|adaptive:EFFORT|BUDGET]
+                [--thinking off|adaptive|adaptive:EFFORT|BUDGET] [--tool-search on|off|auto]
                 [--root URI|PATH]… [--input-timeout SECONDS] [--attach SERVER:URI]… [--prompt SERVER/NAME [--arg K=V]…]
                 [--wait] MESSAGE
                                              (--thinking: Claude's thinking, adaptive (EFFORT: low|medium|high|
                                               xhigh|max) or extended with a token BUDGET ≥ 1024 below --max-tokens
                                               (when unset, --max-tokens makes room for it);
+                                              --tool-search: tools deferred beside the API's tool search tool,
+                                              auto (default) once they pass 10% of the context window;
                                               --root: roots offered to servers beside mcp.json's; --input-timeout:
                                               a server's request for input is declined by itself after that long;
                                               --attach: a resource goes into the message; --prompt: a server's prompt
@@ -70,7 +73,7 @@ export const USAGE = `usage:
                                               that JSON object; --accept with nothing: a URL visited, a completion
                                               allowed, a form whose fields all have defaults)
   mcp-host chat [--id ID] [--system TEXT] [--model M] [--context SPEC] [--no-cache] [--thinking SPEC] [--root URI|PATH]…
-                [--input-timeout S]
+                [--input-timeout S] [--tool-search on|off|auto]
   mcp-host login SERVER [--port N]           (OAuth login to an HTTP server of MCP_CONFIG, for every worker;
                                               tokens in MCP_HOST_OAUTH_STORE or ~/.config/durable-mcp-host/)
   mcp-host list [--state idle|running|ended] [--limit N] [--json]
@@ -146,6 +149,7 @@ const CONVERSATION_FLAGS = {
   context: { type: 'string' },
   'no-cache': { type: 'boolean' },
   thinking: { type: 'string' },
+  'tool-search': { type: 'string' },
   root: { type: 'string', multiple: true },
   'input-timeout': { type: 'string' },
 } as const;
@@ -181,6 +185,7 @@ function conversationFlags(values: {
   context?: string | undefined;
   'no-cache'?: boolean | undefined;
   thinking?: string | undefined;
+  'tool-search'?: string | undefined;
   root?: string[] | undefined;
   'input-timeout'?: string | undefined;
 }): ConversationOptionsInput {
@@ -198,6 +203,10 @@ function conversationFlags(values: {
   // A budget the API would refuse with the --max-tokens given: said before anything is started.
   const refused = maxTokens !== undefined ? thinkingProblem(thinking, maxTokens) : undefined;
   if (refused !== undefined) throw new UsageError(`--thinking: ${refused}`);
+  const toolSearch = values['tool-search'];
+  if (toolSearch !== undefined && !isToolSearchMode(toolSearch)) {
+    throw new UsageError(`--tool-search: must be one of ${TOOL_SEARCH_MODES.join(', ')}, not ${JSON.stringify(toolSearch)}`);
+  }
   return {
     ...(values.model !== undefined ? { model: values.model } : {}),
     ...(values.system !== undefined ? { system: values.system } : {}),
@@ -208,6 +217,7 @@ function conversationFlags(values: {
     ...(values.root !== undefined && values.root.length > 0 ? { roots: values.root.map(rootUri) } : {}),
     ...(inputTimeoutMs !== undefined ? { inputTimeoutMs } : {}),
     ...(thinking !== null ? { thinking } : {}),
+    ...(toolSearch !== undefined ? { toolSearch } : {}),
   };
 }
 

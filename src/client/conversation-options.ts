@@ -2,6 +2,7 @@ import { DEFAULTS } from '../config/settings';
 import type { ConversationOptions } from '../conversation/types';
 import { DEFAULT_COMPACTION_THRESHOLD } from '../context/context-guard';
 import { contextWindowOf } from '../models/context-windows';
+import { isToolSearchMode, TOOL_SEARCH_MODES } from '../claude/tool-search';
 import { ADAPTIVE_THINKING_MAX_TOKENS, thinkingProblem, type Thinking } from '../conversation/thinking';
 
 /**
@@ -80,6 +81,8 @@ export function conversationOptions(input: ConversationOptionsInput, defaultMode
     ...(input.inputTimeoutMs !== undefined ? { inputTimeoutMs: input.inputTimeoutMs } : {}),
     // `null` (as `--thinking off` parses) is no thinking, as unset.
     ...(input.thinking !== undefined && input.thinking !== null ? { thinking: input.thinking } : {}),
+    // Unset is `auto`; only a chosen mode is pinned in the input.
+    ...(input.toolSearch !== undefined ? { toolSearch: input.toolSearch } : {}),
   };
   const positive = (name: string, value: number): void => {
     if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${String(value)}`);
@@ -94,6 +97,9 @@ export function conversationOptions(input: ConversationOptionsInput, defaultMode
   if (options.inputTimeoutMs !== undefined) positive('inputTimeoutMs', options.inputTimeoutMs);
   for (const root of options.roots ?? []) {
     if (typeof root !== 'string' || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(root)) throw new Error(`a root must be a URI such as file:///srv/docs, got ${JSON.stringify(root)}`);
+  }
+  if (options.toolSearch !== undefined && !isToolSearchMode(options.toolSearch)) {
+    throw new Error(`toolSearch must be one of ${TOOL_SEARCH_MODES.join(', ')}, got ${JSON.stringify(options.toolSearch)}`);
   }
   const thinking = thinkingProblem(options.thinking, options.maxTokens);
   if (thinking !== undefined) throw new Error(thinking);

@@ -12,6 +12,7 @@ import type { PendingApproval } from '../approval/pending-approvals';
 import type { PendingInput } from '../input/input-requests';
 import type { TurnContent } from './turn-content';
 import type { Thinking } from './thinking';
+import type { ToolSearchMode } from '../claude/tool-search';
 
 export type { ContentBlockParam, MessageParam, StopReason, Tool };
 
@@ -58,6 +59,11 @@ export interface ConversationOptions {
    * `setThinking` update), from its next turn on; what it is now is the state's, not this.
    */
   thinking?: Thinking;
+  /**
+   * The API's tool search (src/claude/tool-search.ts): `on` defers the catalogue's tools beside the
+   * search tool, `off` never, `auto` (unset) once their definitions pass 10% of the context window.
+   */
+  toolSearch?: ToolSearchMode;
 }
 
 /** Where an MCP tool lives: the Claude-visible name maps back to exactly this. */

@@ -18,6 +18,7 @@ import { assignClaudeToolNames } from './tool-names';
 import { toolApprovalMode } from '../approval/approval-mode';
 import { routeInputPolicies } from '../input/server-input-policy';
 import { isFastTool } from './fast-tools';
+import { toolLoading } from './tool-loading';
 import { listServer, type ServerListing } from './tools/server-listing';
 import { hostResourceTools } from './resources/host-resource-tools';
 
@@ -106,7 +107,10 @@ async function build(connections: McpConnections, list: ListOne): Promise<BuiltC
   entries.forEach(({ server, tool }, i) => {
     const claudeName = names[i] ?? tool.name;
     const approval = toolApprovalMode(server, tool.name);
-    tools.push(toClaudeTool(tool, claudeName, server.name));
+    const loading = toolLoading(server, tool.name);
+    const claudeTool = toClaudeTool(tool, claudeName, server.name);
+    // Only when the server's config says: catalogues of servers without it keep their digest.
+    tools.push(loading !== undefined ? { ...claudeTool, defer_loading: loading } : claudeTool);
     routes.push([
       claudeName,
       {

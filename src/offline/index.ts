@@ -6,6 +6,7 @@ export { startOfflineStandIn, type OfflineStandInOptions } from './start-offline
 export { startMessagesApiServer, type MessagesApiServer, type MessagesApiServerOptions } from './messages-api-server';
 export type {
   AnswerContentBlock,
+  AnswerServerToolUseBlock,
   AnswerTextBlock,
   AnswerToolUseBlock,
   DropAnswer,
@@ -20,3 +21,4 @@ export type { ReceivedRequest } from './received-request';
 export { respondByRules, OFFLINE_PREFIX } from './rules-responder';
 export { validateMessagesRequest } from './validate-request';
 export { signThinking } from './thinking-signature';
+export { bm25Search, searchResult, withToolSearchResults, type SearchableTool } from './tool-search-emulation';

@@ -1,6 +1,6 @@
-import type { Usage } from '@anthropic-ai/sdk/resources/messages';
+import type { ServerToolUseBlock, Usage } from '@anthropic-ai/sdk/resources/messages';
 import { randomId } from './random-id';
-import type { AnswerContentBlock, AnswerToolUseBlock, MessageAnswer } from './messages-api-answer';
+import type { AnswerContentBlock, AnswerServerToolUseBlock, AnswerToolUseBlock, MessageAnswer } from './messages-api-answer';
 
 /** The usage object of a fake response: the four counters the real API always sends, plus overrides. */
 export type FakeUsage = Pick<
@@ -15,8 +15,8 @@ export interface FakeMessageBody {
   type: 'message';
   role: 'assistant';
   model: string;
-  /** The answer's blocks as given, except that every tool_use has an id. */
-  content: Array<Exclude<AnswerContentBlock, AnswerToolUseBlock> | (AnswerToolUseBlock & { id: string })>;
+  /** The answer's blocks as given, except that every tool_use has an id, and every server_tool_use an id and a caller. */
+  content: Array<Exclude<AnswerContentBlock, AnswerToolUseBlock | AnswerServerToolUseBlock> | (AnswerToolUseBlock & { id: string }) | ServerToolUseBlock>;
   stop_reason: string;
   stop_sequence: string | null;
   usage: FakeUsage;
@@ -32,9 +32,11 @@ function estimateTokens(bytes: number): number {
  * API; tool_use blocks without an id get a fresh `toolu_` id so every call is distinct.
  */
 export function buildMessageBody(answer: MessageAnswer, model: string, requestBytes: number): FakeMessageBody {
-  const content: FakeMessageBody['content'] = answer.content.map((block) =>
-    block.type === 'tool_use' ? { ...block, id: block.id ?? randomId('toolu_') } : block,
-  );
+  const content: FakeMessageBody['content'] = answer.content.map((block) => {
+    if (block.type === 'tool_use') return { ...block, id: block.id ?? randomId('toolu_') };
+    if (block.type === 'server_tool_use') return { ...block, id: block.id ?? randomId('srvtoolu_'), caller: block.caller ?? { type: 'direct' } };
+    return block;
+  });
   const outputBytes = Buffer.byteLength(JSON.stringify(content), 'utf8');
   return {
     id: randomId('msg_'),

@@ -33,7 +33,9 @@ function blockEvents(block: Block, index: number, chunkChars: number): StreamEve
       for (const citation of block.citations ?? []) events.push(delta({ type: 'citations_delta', citation }));
       return events;
     }
-    case 'tool_use': {
+    case 'tool_use':
+    case 'server_tool_use': {
+      // Both stream their input as JSON deltas (the SDK's MessageStream accumulates both).
       const json = JSON.stringify(block.input ?? {});
       return [start({ ...block, input: {} }), ...pieces(json, chunkChars).map((partial) => delta({ type: 'input_json_delta', partial_json: partial }))];
     }
@@ -52,7 +54,7 @@ function blockEvents(block: Block, index: number, chunkChars: number): StreamEve
 /**
  * The events the real API streams for a message (`stream: true`): `message_start` with the message
  * shell and input usage, each content block as `content_block_start`, its deltas (`text_delta`,
- * `input_json_delta` for tool_use, `thinking_delta` and `signature_delta`) and `content_block_stop`,
+ * `input_json_delta` for tool_use and server_tool_use, `thinking_delta` and `signature_delta`) and `content_block_stop`,
  * a `ping`, then `message_delta` with the stop reason and the final usage, and `message_stop`.
  * Accumulated (as the SDK's `MessageStream` does) they give back `body` exactly.
  */

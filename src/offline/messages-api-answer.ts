@@ -2,7 +2,7 @@
  * What the fake Messages API answers a valid request with, as a responder decides it: a message
  * built from content blocks, or an HTTP error with the real API's error body.
  */
-import type { ContentBlock, StopReason, TextBlock, ToolUseBlock, Usage } from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlock, ServerToolUseBlock, StopReason, TextBlock, ToolUseBlock, Usage } from '@anthropic-ai/sdk/resources/messages';
 import type { ReceivedRequest } from './received-request';
 
 /** A text block as a responder writes it: `citations` may be left out. */
@@ -21,8 +21,21 @@ export interface AnswerToolUseBlock {
   caller?: ToolUseBlock['caller'];
 }
 
-/** Any content block the real API can return; text and tool_use in their lenient forms. */
-export type AnswerContentBlock = AnswerTextBlock | AnswerToolUseBlock | Exclude<ContentBlock, TextBlock | ToolUseBlock>;
+/**
+ * A server_tool_use block as a responder writes it: without `id` the server generates a `srvtoolu_`
+ * id, without `caller` it is `{type: 'direct'}`. A tool search one is run by the server
+ * (src/offline/tool-search-emulation.ts), which puts its result right after it.
+ */
+export interface AnswerServerToolUseBlock {
+  type: 'server_tool_use';
+  id?: string;
+  name: ServerToolUseBlock['name'];
+  input: unknown;
+  caller?: ServerToolUseBlock['caller'];
+}
+
+/** Any content block the real API can return; text, tool_use and server_tool_use in their lenient forms. */
+export type AnswerContentBlock = AnswerTextBlock | AnswerToolUseBlock | AnswerServerToolUseBlock | Exclude<ContentBlock, TextBlock | ToolUseBlock | ServerToolUseBlock>;
 
 /**
  * How a `message` answer goes out when the request asked for `stream: true` (ignored otherwise):

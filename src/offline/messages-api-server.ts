@@ -9,6 +9,7 @@ import type { MessageAnswer, MessagesApiAnswer, MessagesApiResponder, StreamShap
 import { randomId } from './random-id';
 import type { ReceivedRequest } from './received-request';
 import { validateMessagesRequest } from './validate-request';
+import { withToolSearchResults } from './tool-search-emulation';
 
 /** A running fake of `POST /v1/messages`. */
 export interface MessagesApiServer {
@@ -85,7 +86,7 @@ function errorReply(status: number, errorType: string | undefined, message: stri
 
 function messageReply(answer: MessageAnswer, model: string, requestBytes: number, stream: boolean): Reply {
   const body = buildMessageBody(answer, model, requestBytes);
-  const tools = body.content.flatMap((b) => (b.type === 'tool_use' ? [b.name] : []));
+  const tools = body.content.flatMap((b) => (b.type === 'tool_use' || b.type === 'server_tool_use' ? [b.name] : []));
   const summary = `200 stop_reason=${body.stop_reason}${tools.length > 0 ? ` tools=${tools.join(',')}` : ''}`;
   const headers = { 'request-id': randomId('req_'), ...answer.headers };
   if (!stream) return { status: 200, headers, body, summary };
@@ -157,7 +158,10 @@ export async function startMessagesApiServer(options: MessagesApiServerOptions):
 
     // Validation passed, so the body is an object with a string model.
     const { model, stream } = parsed.value as { model: string; stream?: boolean };
-    return replyTo(await respond(received, closing.signal), model, Buffer.byteLength(raw, 'utf8'), stream === true);
+    const answer = await respond(received, closing.signal);
+    // Tool searches in the answer are run here, as the real API runs them server-side.
+    const searched = answer.kind === 'message' ? withToolSearchResults(answer, parsed.value) : answer;
+    return replyTo(searched, model, Buffer.byteLength(raw, 'utf8'), stream === true);
   }
 
   /**

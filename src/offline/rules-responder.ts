@@ -5,6 +5,7 @@
  */
 import type { AnswerContentBlock, MessageAnswer } from './messages-api-answer';
 import { signThinking } from './thinking-signature';
+import { TOOL_SEARCH_TYPES } from './tool-search-emulation';
 
 /** Starts every answer's text, so no transcript can pass the stand-in off as Claude. */
 export const OFFLINE_PREFIX = '[offline stand-in] ';
@@ -74,7 +75,8 @@ function textOf(content: unknown): string {
 function readTools(tools: unknown): ToolInfo[] {
   if (!Array.isArray(tools)) return [];
   return (tools as unknown[]).filter(isRecord).flatMap((tool) => {
-    if (typeof tool.name !== 'string') return [];
+    // Server tools (the tool search tool…) are the API's to run, not the stand-in's to call.
+    if (typeof tool.name !== 'string' || (tool.type !== undefined && tool.type !== null && tool.type !== 'custom')) return [];
     const schema = isRecord(tool.input_schema) ? tool.input_schema : {};
     const properties = isRecord(schema.properties) ? schema.properties : {};
     const required = Array.isArray(schema.required)
@@ -244,9 +246,36 @@ function summariseResults(messages: Json[], results: ToolResult[], chinese: bool
   return say(lines.join('\n'));
 }
 
-function callTool(tool: ToolInfo, input: Json, chinese: boolean): MessageAnswer {
+function callTool(tool: ToolInfo, input: Json, chinese: boolean, search?: AnswerContentBlock): MessageAnswer {
   const text = chinese ? `我来调用 ${tool.name} 查询。` : `I'll call ${tool.name}.`;
-  return say(text, [{ type: 'tool_use', name: tool.name, input }], 'tool_use');
+  return say(text, [...(search !== undefined ? [search] : []), { type: 'tool_use', name: tool.name, input }], 'tool_use');
+}
+
+/** Tool names a `tool_reference` in the messages loaded (deferred tools the "model" may call now). */
+function loadedByReference(messages: Json[]): Set<string> {
+  const names = new Set<string>();
+  for (const message of messages) {
+    for (const block of blocksOf(message.content)) {
+      const content = block.type === 'tool_search_tool_result' && isRecord(block.content) ? block.content : {};
+      for (const ref of blocksOf(content.tool_references)) if (typeof ref.tool_name === 'string') names.add(ref.tool_name);
+    }
+  }
+  return names;
+}
+
+/**
+ * The tool search to run before calling `tool`, when it is deferred and no search loaded it yet:
+ * the request's search tool with the user's text as its query (the server runs it and puts the
+ * result after it, src/offline/tool-search-emulation.ts).
+ */
+function searchFor(tool: ToolInfo, request: Json, messages: Json[], userText: string): AnswerContentBlock | undefined {
+  const tools = Array.isArray(request.tools) ? (request.tools as unknown[]).filter(isRecord) : [];
+  const deferred = tools.some((t) => t.name === tool.name && t.defer_loading === true);
+  if (!deferred || loadedByReference(messages).has(tool.name)) return undefined;
+  const searchTool = tools.map((t) => (typeof t.type === 'string' ? TOOL_SEARCH_TYPES[t.type] : undefined)).find((n) => n !== undefined);
+  if (searchTool === undefined) return undefined;
+  const query = searchTool === 'tool_search_tool_regex' ? tool.name : userText;
+  return { type: 'server_tool_use', name: searchTool, input: { query } };
 }
 
 /**
@@ -258,7 +287,8 @@ function callTool(tool: ToolInfo, input: Json, chinese: boolean): MessageAnswer 
  * - nothing matches but the previous call's tool takes one string argument and the text names a
  *   value ("那上海呢") → the same tool again with that value;
  * - otherwise `end_turn` listing the tools. Chinese answers for Chinese questions.
- * Under `tool_choice: none` it calls no tool, as the real API. With thinking on (`enabled` or
+ * Under `tool_choice: none` it calls no tool, as the real API. A deferred tool (tool search) is
+ * searched for first, in the same answer, unless a search loaded it already. With thinking on (`enabled` or
  * `adaptive`) the answer starts with a signed thinking block that says what the rules decided.
  */
 export function respondByRules(body: unknown): MessageAnswer {
@@ -292,7 +322,7 @@ function answerByRules(request: Json): MessageAnswer {
   const matched = pickTool(userText, tools);
   if (matched) {
     const filled = fillArguments(userText, matched);
-    if ('input' in filled) return callTool(matched, filled.input, chinese);
+    if ('input' in filled) return callTool(matched, filled.input, chinese, searchFor(matched, request, messages, userText));
     return say(
       chinese
         ? `我可以用 ${matched.name} 查询，但还需要知道 ${filled.missing}。`

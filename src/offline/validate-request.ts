@@ -5,6 +5,7 @@
  */
 
 import { validateThinkingBlocks, validateThinkingSettings } from './validate-thinking';
+import { validateToolSearchBlocks, validateToolSearchTools } from './validate-tool-search';
 
 type Json = Record<string, unknown>;
 
@@ -232,6 +233,8 @@ export function validateMessagesRequest(body: unknown): string | null {
   if (systemError) return systemError;
   const { error: toolsError, names } = validateTools(body.tools);
   if (toolsError) return toolsError;
+  const searchToolsError = validateToolSearchTools(body.tools);
+  if (searchToolsError) return searchToolsError;
   const choiceError = validateToolChoice(body.tool_choice, names);
   if (choiceError) return choiceError;
   const { temperature } = body;
@@ -253,6 +256,8 @@ export function validateMessagesRequest(body: unknown): string | null {
   const records = messages as Json[];
   const pairingError = validatePairing(records);
   if (pairingError) return pairingError;
+  const searchBlocksError = validateToolSearchBlocks(records, names);
+  if (searchBlocksError) return searchBlocksError;
   if (hasToolBlocks(records) && names.size === 0) {
     return 'Requests which include `tool_use` or `tool_result` blocks must define tools.';
   }

@@ -18,4 +18,5 @@ export type {
   ScriptContentBlock,
   ScriptTextBlock,
   ScriptToolUseBlock,
+  ScriptServerToolUseBlock,
 } from './script-step';

@@ -4,6 +4,7 @@
  */
 import type {
   AnswerContentBlock,
+  AnswerServerToolUseBlock,
   AnswerTextBlock,
   AnswerToolUseBlock,
   DropAnswer,
@@ -18,6 +19,13 @@ export type ScriptTextBlock = AnswerTextBlock;
 
 /** A tool_use block as a script writes it: without `id` the fake generates a `toolu_` id. */
 export type ScriptToolUseBlock = AnswerToolUseBlock;
+
+/**
+ * A server_tool_use block as a script writes it (id and caller may be left out). A tool search one
+ * (`tool_search_tool_bm25` with `{query}`) is run by the fake over the request's deferred tools,
+ * which puts its `tool_search_tool_result` right after it.
+ */
+export type ScriptServerToolUseBlock = AnswerServerToolUseBlock;
 
 /** Any content block the real API can return; text and tool_use in their lenient script forms. */
 export type ScriptContentBlock = AnswerContentBlock;

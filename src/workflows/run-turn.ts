@@ -98,6 +98,7 @@ async function askClaude(state: ConversationState, thinking: Thinking | null): P
     context: { strategy, summaryCovers: strategy.kind === 'summarize' ? (state.contextSummary?.coveredMessages ?? 0) : 0 },
     promptCache: state.options.promptCache ?? { enabled: true },
     ...(thinking !== null ? { thinking } : {}),
+    toolSearch: { mode: state.options.toolSearch ?? 'auto', contextWindow: contextWindowFor(state.options) },
     ...(added !== undefined ? { added } : {}),
   });
 }

@@ -32,7 +32,7 @@ describe('requestTools', () => {
     const fields = requestTools([], round('b_tool', 'a_tool', 'b_tool'));
     expect(fields.tool_choice).toEqual({ type: 'none' });
     expect(fields.tools?.map((tool) => tool.name)).toEqual(['b_tool', 'a_tool']);
-    for (const tool of fields.tools ?? []) {
+    for (const tool of (fields.tools ?? []) as Tool[]) {
       expect(tool.description).toMatch(/no longer available/i);
       expect(tool.input_schema).toEqual({ type: 'object', properties: {} });
     }

@@ -487,4 +487,27 @@ export const RECORDED_SCENARIOS: readonly RecordedScenario[] = [
     requests: 4,
     activities: ['listTools', 'callClaude', 'callTool', 'callClaude', 'callTool', 'callClaude', 'listTools', 'callClaude'],
   },
+  {
+    // Tool search (issue 29): `toolSearch: 'on'`, so the tools go deferred beside the BM25 search
+    // tool; the reply searches (the fake runs it and puts the tool_search_tool_result after it) and
+    // calls the tool found with a plain tool_use; the search blocks stay in the history.
+    name: 'tool-search',
+    servers: () => [weatherServer()],
+    options: { toolSearch: 'on' },
+    script: [
+      {
+        kind: 'message',
+        content: [
+          { type: 'server_tool_use', id: 'srvtoolu_search_01', name: 'tool_search_tool_bm25', input: { query: 'weather' } },
+          { type: 'tool_use', id: 'toolu_search_01', name: 'get_weather', input: { city: '北京' } },
+        ],
+        stop_reason: 'tool_use',
+      },
+      { kind: 'message', content: [{ type: 'text', text: '北京晴。' }], stop_reason: 'end_turn' },
+    ],
+    turns: [{ text: '北京天气怎么样？', expect: { status: 'completed', text: '北京晴。', modelCalls: 2, toolCalls: 1 } }],
+    status: { state: 'ended', turnsCompleted: 1, modelCalls: 2, toolCalls: 1, toolErrors: 0, hostToolErrors: 0 },
+    requests: 2,
+    activities: ['listTools', 'callClaude', 'callTool', 'callClaude'],
+  },
 ];

@@ -129,6 +129,24 @@ describe('recorded workflow histories', () => {
     expect(updates).toEqual(['sendMessage', 'setThinking', 'sendMessage']);
   });
 
+  test('tool-search: both calls go out with tool search on, and the reply\'s search blocks are kept in the history', () => {
+    const { history } = readHistory('tool-search');
+    const events = history.events ?? [];
+    const decode = (payload: { data?: Uint8Array | null } | undefined): unknown => JSON.parse(Buffer.from(payload?.data ?? new Uint8Array()).toString('utf8'));
+    const settings = events.flatMap((e) => {
+      const scheduled = e.activityTaskScheduledEventAttributes;
+      if (scheduled?.activityType?.name !== 'callClaude') return [];
+      return [(decode(scheduled.input?.payloads?.[0]) as ClaudeCallInput).toolSearch?.mode];
+    });
+    expect(settings).toEqual(['on', 'on']);
+    const replies = events.flatMap((e) => (e.activityTaskCompletedEventAttributes ? [decode(e.activityTaskCompletedEventAttributes.result?.payloads?.[0])] : []));
+    const types = replies.flatMap((r) => {
+      const content = (r as { content?: unknown }).content;
+      return Array.isArray(content) ? content.map((b: { type: string }) => b.type) : [];
+    });
+    expect(types).toEqual(expect.arrayContaining(['server_tool_use', 'tool_search_tool_result', 'tool_use']));
+  });
+
   test('tool-approval: the patch marker before the first approval, the waiting search attribute set and cleared, the denied calls never scheduled', () => {
     const { history } = readHistory('tool-approval');
     const events = history.events ?? [];

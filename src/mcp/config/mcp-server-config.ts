@@ -2,6 +2,7 @@ import type { OAuthServerConfig } from '../oauth/oauth-config';
 import type { ServerInputSettings } from '../../input/server-input-policy';
 import type { ServerApproval } from '../../approval/approval-mode';
 import type { ServerFastTools } from '../fast-tools';
+import type { ServerToolLoading } from '../tool-loading';
 
 /**
  * Which of a server's tools are offered to Claude. Entries are MCP tool names exactly as
@@ -27,7 +28,7 @@ export interface ToolFilter {
  * - `sse`: legacy HTTP+SSE only, because the file said `"type": "sse"`.
  *
  * Either kind may carry `approval` and `toolApproval` (src/approval/approval-mode.ts), and `fast`
- * and `fastTools` (src/mcp/fast-tools.ts).
+ * and `fastTools` (src/mcp/fast-tools.ts), and `deferLoading` and `alwaysLoaded` (src/mcp/tool-loading.ts).
  */
 export type McpServerConfig = (
   | {
@@ -59,6 +60,8 @@ export type McpServerConfig = (
   ServerApproval &
   /** Fast tools, run as local activities: `fast` (all the server's tools) and `fastTools` (some). */
   ServerFastTools &
+  /** Deferred loading under tool search: `deferLoading` (the server's tools) and `alwaysLoaded` (some never). */
+  ServerToolLoading &
   /** Requests the server makes: `elicitation` and `sampling` policies, and its `roots`. */
   ServerInputSettings;
 

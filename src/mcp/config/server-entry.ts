@@ -8,6 +8,7 @@ import { isModernVersion, SPOKEN_PROTOCOL_VERSIONS } from '../transport/protocol
 import type { McpServerConfig, ParseMcpConfigOptions, ToolFilter } from './mcp-server-config';
 import { APPROVAL_MODES, isApprovalMode, type ApprovalMode, type ServerApproval } from '../../approval/approval-mode';
 import type { ServerFastTools } from '../fast-tools';
+import type { ServerToolLoading } from '../tool-loading';
 import { ELICITATION_POLICIES, SAMPLING_POLICIES, type ServerInputSettings } from '../../input/server-input-policy';
 
 const SERVER_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -31,6 +32,8 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'toolApproval',
   'fast',
   'fastTools',
+  'deferLoading',
+  'alwaysLoaded',
   'elicitation',
   'sampling',
   'roots',
@@ -56,7 +59,8 @@ interface EntryContext {
  * `tools: {allow?, deny?}`, `timeoutMs`, `protocolVersion` (a pinned MCP revision), `disabled: true`, and tool approval: `approval: "auto" | "ask" | "deny"`
  * (the server's default) with `toolApproval: {TOOL: mode}` overrides per MCP tool name, and fast tools
  * (calls run as local activities, src/mcp/fast-tools.ts): `fast: true` (all the server's tools) or
- * `fastTools: [TOOL, …]` (MCP tool names). `${VAR}` references are expanded in
+ * `fastTools: [TOOL, …]` (MCP tool names), and deferred loading under tool search (src/mcp/tool-loading.ts):
+ * `deferLoading: true | false` and `alwaysLoaded: [TOOL, …]`. `${VAR}` references are expanded in
  * command, args, env values, cwd, url and header values (see {@link expandVariables}).
  *
  * @param name The entry's key: the server's name.
@@ -135,6 +139,7 @@ export function parseServerEntry(name: string, entry: unknown, options: ParseMcp
     ...(protocolVersion === undefined ? {} : { protocolVersion }),
     ...parseApproval(entry, ctx),
     ...parseFastTools(entry, ctx),
+    ...parseToolLoading(entry, ctx),
     ...parseInputSettings(entry, ctx),
   };
 
@@ -239,6 +244,23 @@ function parseFastTools(entry: Record<string, unknown>, ctx: EntryContext): Serv
   if (!isArray(list)) ctx.fail('fastTools', `must be an array of tool names, like ["read_file"], not ${describeType(list)}`);
   result.fastTools = list.map((item, i) => {
     if (typeof item !== 'string' || item === '') ctx.fail(`fastTools[${i}]`, `must be a non-empty string (a tool name), not ${describeValue(item)}`);
+    return item;
+  });
+  return result;
+}
+
+/** `deferLoading` (the server's tools under tool search) and `alwaysLoaded` (never deferred, by MCP tool name); absent when not set. */
+function parseToolLoading(entry: Record<string, unknown>, ctx: EntryContext): ServerToolLoading {
+  const result: ServerToolLoading = {};
+  if (entry.deferLoading !== undefined) {
+    if (typeof entry.deferLoading !== 'boolean') ctx.fail('deferLoading', `must be true or false, not ${describeValue(entry.deferLoading)}`);
+    result.deferLoading = entry.deferLoading;
+  }
+  const list = entry.alwaysLoaded;
+  if (list === undefined) return result;
+  if (!isArray(list)) ctx.fail('alwaysLoaded', `must be an array of tool names, like ["search_docs"], not ${describeType(list)}`);
+  result.alwaysLoaded = list.map((item, i) => {
+    if (typeof item !== 'string' || item === '') ctx.fail(`alwaysLoaded[${i}]`, `must be a non-empty string (a tool name), not ${describeValue(item)}`);
     return item;
   });
   return result;
