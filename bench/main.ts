@@ -6,11 +6,14 @@
  *    activity dispatch, and the host (bench/perf/rounds.ts);
  * 2. throughput at 1, 10, 50, 200 concurrent conversations against the floor (bench/perf/throughput.ts);
  * 3. start-up: worker ready time, `mcp-host send` end to end (bench/perf/startup.ts);
- * 4. history bytes per model call against the naive design (bench/history-growth.ts).
+ * 4. history bytes per model call against the naive design (bench/history-growth.ts);
+ * 5. tool definitions per request and tokens over 10 rounds, full list against tool search, at 50,
+ *    200 and 500 tools (bench/tool-search.ts).
  *
  *   npm run bench                      # the full profile (about 10–15 min on 2 cores), writes docs/BENCHMARKS.md
  *   npm run bench -- --quick           # a fast check (about 3 min), printed only
  *   npm run bench -- --only=rounds,startup [--write]
+ *   npm run bench -- --only=tool-search      # the tool-search figures (instant)
  *   npm run bench -- --only=throughput --levels=200:2   # some concurrencies (CONCURRENCY:BATCHES)
  *
  * Progress goes to stderr; the report (Markdown) to stdout, and with the full profile (or --write)
@@ -22,6 +25,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { historyGrowth } from './history-growth';
+import { toolSearchReport } from './tool-search';
 import { startPerfEnv } from './perf/perf-env';
 import { roundsReport, runRounds } from './perf/rounds';
 import { runStartup, startupReport } from './perf/startup';
@@ -32,7 +36,7 @@ const DOC = path.join(REPO_ROOT, 'docs/BENCHMARKS.md');
 const BEGIN = '<!-- npm run bench: generated from here -->';
 const END = '<!-- npm run bench: generated up to here -->';
 
-const SECTIONS = ['rounds', 'throughput', 'startup', 'history'] as const;
+const SECTIONS = ['rounds', 'throughput', 'startup', 'history', 'tool-search'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Profile {
@@ -130,7 +134,7 @@ async function main(): Promise<void> {
   const loads: string[] = [];
   let failed = false;
   let serverVersions = '';
-  const perfSections = sections.filter((s) => s !== 'history');
+  const perfSections = sections.filter((s) => s !== 'history' && s !== 'tool-search');
   if (perfSections.length > 0) {
     const env = await startPerfEnv();
     serverVersions = env.versions;
@@ -167,6 +171,10 @@ async function main(): Promise<void> {
     loads.push(`history ${before} → ${load()}`);
     failed ||= history.failed;
     push(['### 4. History bytes per model call', '', ...history.report]);
+  }
+  if (sections.includes('tool-search')) {
+    // Pure computation over the host's request builder: the same figures on any machine.
+    push(['### 5. Tool definitions: the full list against tool search', '', ...toolSearchReport()]);
   }
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
   const cpu = os.cpus()[0]?.model.trim() ?? '?';
