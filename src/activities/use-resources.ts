@@ -10,6 +10,7 @@ import { classified } from '../errors/classify-error';
 import { HostError } from '../errors/host-error';
 import type { McpConnections } from '../mcp/mcp-connections';
 import { resourceBlocks } from '../mcp/resources/resource-blocks';
+import { MAX_TOOL_RESULT_CHARS } from '../mcp/tool-result';
 import { listResources, readServerResource } from '../mcp/resources/server-resources';
 import { LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL } from '../mcp/resources/host-resource-tools';
 import type { ResourceToolInput, ToolCallOutput } from './types';
@@ -22,7 +23,6 @@ export interface UseResourcesDeps {
   maxResultChars?: number;
 }
 
-const DEFAULT_MAX_CHARS = 100_000;
 
 function refusal(text: string): ToolCallOutput {
   return { content: text, isError: true, truncatedChars: 0 };
@@ -43,7 +43,7 @@ async function list(deps: UseResourcesDeps, args: Record<string, unknown>): Prom
     ts.map((t) => ({ server: name, uriTemplate: t.uriTemplate, name: t.name, ...(t.mimeType !== undefined ? { mimeType: t.mimeType } : {}), ...(t.description !== undefined ? { description: t.description } : {}) })),
   );
   const text = JSON.stringify({ resources: rows, ...(templates.length > 0 ? { resourceTemplates: templates } : {}), ...(unlisted.length > 0 ? { unavailable: unlisted } : {}) }, null, 1);
-  const max = deps.maxResultChars ?? DEFAULT_MAX_CHARS;
+  const max = deps.maxResultChars ?? MAX_TOOL_RESULT_CHARS;
   if (text.length <= max) return { content: text, isError: false, truncatedChars: 0 };
   return { content: `${text.slice(0, max)}\n[host: ${text.length - max} characters cut; list one server with "server"]`, isError: false, truncatedChars: text.length - max };
 }

@@ -11,6 +11,7 @@ import { McpConnections } from '../mcp/mcp-connections';
 import { promptMessages } from '../mcp/resources/prompt-messages';
 import { parsePromptReference, parseResourceReference } from '../mcp/resources/resource-reference';
 import { resourceBlocks } from '../mcp/resources/resource-blocks';
+import { MAX_TOOL_RESULT_CHARS } from '../mcp/tool-result';
 import {
   getServerPrompt,
   listPrompts,
@@ -25,7 +26,7 @@ import type { TurnAttachment, TurnContent, TurnPrompt } from '../conversation/tu
 export type { ServerPrompts, ServerResources, UnlistedServer };
 
 /** The cap on one attached resource, in characters of text and base64: the cap of a tool result. */
-export const MAX_ATTACHMENT_CHARS = 100_000;
+export const MAX_ATTACHMENT_CHARS = MAX_TOOL_RESULT_CHARS;
 
 /** Runs `body` over connections to the servers of the `mcp.json` at `configPath`, closed after. */
 async function withServers<T>(configPath: string, body: (connections: McpConnections) => Promise<T>, log: (line: string) => void = () => undefined): Promise<T> {

@@ -42,7 +42,8 @@ export interface ConvertedToolResult {
   truncatedChars: number;
 }
 
-const DEFAULT_MAX_CHARS = 100_000;
+/** The default cap on a tool result's text and base64, in characters (about 25,000 tokens); attachments and resource reads share it. */
+export const MAX_TOOL_RESULT_CHARS = 100_000;
 const NO_CONTENT = '(no content)';
 const CLAUDE_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
 type ClaudeImageType = (typeof CLAUDE_IMAGE_TYPES)[number];
@@ -74,7 +75,7 @@ export function toToolResultContent(
   result: McpToolCallResult,
   options: ToolResultOptions = {},
 ): ConvertedToolResult {
-  const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
+  const maxChars = options.maxChars ?? MAX_TOOL_RESULT_CHARS;
   if (Number.isNaN(maxChars) || maxChars < 0) {
     throw new RangeError(`maxChars must be a number of characters >= 0, not ${maxChars}`);
   }
