@@ -1,10 +1,10 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messages';
 import { Context } from '@temporalio/activity';
 import { withCacheBreakpoints } from '../claude/cache-breakpoints';
 import { requestTools } from '../claude/request-tools';
-import { streamMessage } from '../claude/stream-message';
+import { streamMessage, type StreamRequestBody } from '../claude/stream-message';
 import { claudeCallLimits, type ClaudeCallLimits } from '../errors/claude-time-limits';
+import { serverContextFields } from '../context/context-editing';
 import { applyContextStrategy } from '../context/context-strategy';
 import { transcriptProblem } from '../context/validate-pairing';
 import { withThinkingTurnStart } from '../context/thinking-view';
@@ -99,7 +99,9 @@ export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput)
       if (problem !== null) {
         throw new HostError(`the request would break the Messages API's rules: ${problem}`, 'host.invalid_transcript', false);
       }
-      const body: MessageCreateParamsBase = {
+      // Compaction and context editing run on the API's side: their edit and beta header, only then.
+      const serverContext = serverContextFields(input.context.strategy);
+      const body: StreamRequestBody = {
         model: input.model,
         max_tokens: input.maxTokens,
         ...(request.system !== undefined ? { system: request.system } : {}),
@@ -108,6 +110,7 @@ export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput)
         ...(toolFields.tool_choice !== undefined ? { tool_choice: toolFields.tool_choice } : {}),
         // Only when on: a conversation without thinking sends what it always sent.
         ...(thinking !== undefined ? thinkingRequestFields(thinking) : {}),
+        ...(serverContext !== undefined ? { context_management: serverContext.context_management } : {}),
       };
       const context = Context.current();
       const { activityId, attempt } = context.info;
@@ -115,6 +118,7 @@ export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput)
       const reply = await streamMessage(deps.claude, body, {
         signal: context.cancellationSignal,
         limits: claudeCallLimits(input.maxTokens, deps.limits),
+        ...(serverContext !== undefined ? { betas: serverContext.betas } : {}),
         // Progress shows in the heartbeats too (the timer keeps them going while the call waits).
         onEvent: () => (publisher ? publisher.beatSoon() : Date.now() >= quietUntil && context.heartbeat()),
         onTextDelta: (text: string) => {

@@ -6,14 +6,44 @@ export interface ReplyUsage {
   output_tokens: number;
   cache_creation_input_tokens?: number | null;
   cache_read_input_tokens?: number | null;
+  /**
+   * What a server-side compaction in this reply cost (the `compaction` entries of `usage.iterations`,
+   * which the top-level fields leave out): billed like any tokens. Absent when nothing compacted.
+   */
+  compaction?: { input_tokens: number; output_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number };
+}
+
+/** One entry of the beta `usage.iterations` (a compaction, or the message itself). */
+interface IterationUsage {
+  type?: string;
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+}
+
+/** The compaction entries of `usage.iterations`, added up; undefined when there are none. */
+function compactionUsage(usage: Usage): ReplyUsage['compaction'] {
+  const iterations = (usage as Usage & { iterations?: IterationUsage[] | null }).iterations;
+  const compactions = (iterations ?? []).filter((entry) => entry.type === 'compaction');
+  if (compactions.length === 0) return undefined;
+  const sum = (field: keyof Omit<IterationUsage, 'type'>): number => compactions.reduce((n, entry) => n + (entry[field] ?? 0), 0);
+  return {
+    input_tokens: sum('input_tokens'),
+    output_tokens: sum('output_tokens'),
+    cache_creation_input_tokens: sum('cache_creation_input_tokens'),
+    cache_read_input_tokens: sum('cache_read_input_tokens'),
+  };
 }
 
 /** The usage fields the host records (S8), cache fields defaulted to 0 when the API leaves them out. */
 export function toReplyUsage(usage: Usage): ReplyUsage {
+  const compaction = compactionUsage(usage);
   return {
     input_tokens: usage.input_tokens,
     output_tokens: usage.output_tokens,
     cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
     cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
+    ...(compaction !== undefined ? { compaction } : {}),
   };
 }

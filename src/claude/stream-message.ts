@@ -13,7 +13,22 @@ export interface StreamMessageOptions {
   onTextDelta?: (text: string) => void;
   /** Each piece of thinking (`thinking_delta`) as the model writes it; errors are ignored likewise. */
   onThinkingDelta?: (thinking: string) => void;
+  /**
+   * Beta features the request uses (`anthropic-beta`), e.g. compaction: the call then goes through
+   * the SDK's beta client, whose stream knows the beta blocks. None: the GA call, as always.
+   */
+  betas?: readonly string[];
 }
+
+/** What the call uses of a stream, the GA one or the beta one alike. */
+interface StreamLike {
+  on(event: 'connect' | 'streamEvent', listener: () => void): unknown;
+  on(event: 'text' | 'thinking', listener: (piece: string) => void): unknown;
+  finalMessage(): Promise<unknown>;
+}
+
+/** A request body: the GA fields, and the beta ones a conversation may turn on (context editing). */
+export type StreamRequestBody = MessageCreateParamsBase & { context_management?: unknown };
 
 /**
  * One `POST /v1/messages` with `stream: true`, accumulated into the final `Message`, exactly as the
@@ -23,7 +38,7 @@ export interface StreamMessageOptions {
  * `src/errors/claude-time-limits.ts`): a stall (no headers or no event for `stallTimeoutMs`) and
  * the total; either throws a {@link ClaudeTimeLimitError}.
  */
-export async function streamMessage(client: Anthropic, body: MessageCreateParamsBase, options: StreamMessageOptions): Promise<Message> {
+export async function streamMessage(client: Anthropic, body: StreamRequestBody, options: StreamMessageOptions): Promise<Message> {
   const { limits } = options;
   const controller = new AbortController();
   let cut: ClaudeTimeLimitError | undefined;
@@ -44,10 +59,14 @@ export async function streamMessage(client: Anthropic, body: MessageCreateParams
   try {
     // The SDK's own timeout covers only the wait for the response's headers; the stall timer does
     // that already, so the SDK's is set beyond it, never to fire first.
-    const stream = client.messages.stream(body, {
-      signal: controller.signal,
-      timeout: limits.totalTimeoutMs + limits.stallTimeoutMs,
-    });
+    const requestOptions = { signal: controller.signal, timeout: limits.totalTimeoutMs + limits.stallTimeoutMs };
+    const betas = options.betas ?? [];
+    // The beta stream accumulates the same events, plus the beta blocks (compaction); its final
+    // message is a superset of the GA one, kept as such in the history.
+    const stream: StreamLike =
+      betas.length > 0
+        ? client.beta.messages.stream({ ...body, betas: [...betas] } as unknown as Parameters<Anthropic['beta']['messages']['stream']>[0], requestOptions)
+        : client.messages.stream(body as MessageCreateParamsBase, requestOptions);
     stream.on('connect', progress);
     stream.on('streamEvent', progress);
     stream.on('text', (text) => {
@@ -64,7 +83,7 @@ export async function streamMessage(client: Anthropic, body: MessageCreateParams
         // Likewise.
       }
     });
-    return await stream.finalMessage();
+    return (await stream.finalMessage()) as unknown as Message;
   } catch (error) {
     if (cut) throw cut;
     // A body cut mid-stream (a reset, a proxy that closed) arrives as a plain error from the HTTP

@@ -41,11 +41,15 @@ export class UsageError extends Error {}
 /** The usage text. */
 export const USAGE = `usage:
   mcp-host start [--id ID] [--system TEXT] [--model M] [--max-tokens N] [--max-iterations N]
-                [--context keep_all|last_turns:N|placeholder_tool_results:N|summarize:N] [--no-cache]
+                [--context keep_all|last_turns:N|placeholder_tool_results:N|summarize:N|compact[:TRIGGER]|
+                           clear_tool_uses:N[:TRIGGER]] [--no-cache]
                 [--thinking off|adaptive|adaptive:EFFORT|BUDGET] [--tool-search on|off|auto]
                 [--root URI|PATH]… [--input-timeout SECONDS] [--attach SERVER:URI]… [--prompt SERVER/NAME [--arg K=V]…]
                 [--wait] MESSAGE
-                                             (--thinking: Claude's thinking, adaptive (EFFORT: low|medium|high|
+                                             (--context compact: the API compacts past TRIGGER input tokens (≥ 50000,
+                                              its default 150000); clear_tool_uses: it clears older tool results
+                                              past TRIGGER (default 100000), keeping the last N tool uses; both beta;
+                                              --thinking: Claude's thinking, adaptive (EFFORT: low|medium|high|
                                               xhigh|max) or extended with a token BUDGET ≥ 1024 below --max-tokens
                                               (when unset, --max-tokens makes room for it);
                                               --tool-search: tools deferred beside the API's tool search tool,
@@ -61,7 +65,8 @@ export const USAGE = `usage:
   mcp-host history ID [--json]
   mcp-host status ID [--json]
   mcp-host end ID
-  mcp-host context ID keep_all|last_turns:N|placeholder_tool_results:N|summarize:N   (from the next Claude call)
+  mcp-host context ID SPEC                   (keep_all|last_turns:N|placeholder_tool_results:N|summarize:N|
+                                              compact[:TRIGGER]|clear_tool_uses:N[:TRIGGER], from the next Claude call)
   mcp-host thinking ID off|adaptive|adaptive:EFFORT|BUDGET                          (from the next turn)
   mcp-host cancel ID                         (cancels the running turn only; the conversation goes on)
   mcp-host pending [--limit N] [--json]      (conversations whose turn waits for a tool approval or for a server's

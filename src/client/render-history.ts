@@ -1,3 +1,4 @@
+import { isCompactionBlock } from '../context/compaction';
 import type { ContentBlockParam, MessageParam } from '../conversation/types';
 
 function oneLine(text: string, max = 200): string {
@@ -6,6 +7,11 @@ function oneLine(text: string, max = 200): string {
 }
 
 function renderBlock(block: ContentBlockParam): string {
+  // A server-side compaction (a beta block): what came before it is what the summary replaced.
+  const compaction: unknown = block;
+  if (isCompactionBlock(compaction)) {
+    return typeof compaction.content === 'string' ? `  [compaction: the API summarised what comes above] ${oneLine(compaction.content)}` : '  [compaction failed: no summary]';
+  }
   switch (block.type) {
     case 'text':
       return block.text;

@@ -5,6 +5,7 @@
  * and alternates roles. Pure: no Node built-ins (the workflow sandbox imports this).
  */
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { fromLatestCompaction, withoutCompactionBlocks } from './compaction';
 import { summaryApplies, summaryMessage, type ContextSummary } from './context-summary';
 import { withPlaceholderToolResults } from './placeholder-tool-results';
 import { recentTurnsStart, withoutToolResults } from './turn-boundaries';
@@ -17,12 +18,20 @@ import { recentTurnsStart, withoutToolResults } from './turn-boundaries';
  *   `keepRecentTurns` turns become a one-line note.
  * - `summarize`: older turns are replaced by a summary written by a Claude call (an activity);
  *   until one exists, everything is sent.
+ * - `compact`: the API compacts on its side once the input reaches `triggerTokens` (its default
+ *   when absent) and answers with a compaction block; requests start at the latest one
+ *   (src/context/compaction.ts). Beta.
+ * - `clear_tool_uses`: everything is sent; the API clears the oldest tool results on its side once
+ *   the input reaches `triggerTokens`, keeping the last `keepToolUses` tool uses
+ *   (src/context/context-editing.ts). Beta.
  */
 export type ContextStrategy =
   | { kind: 'keep_all' }
   | { kind: 'last_turns'; turns: number }
   | { kind: 'placeholder_tool_results'; keepRecentTurns: number }
-  | { kind: 'summarize'; keepRecentTurns: number };
+  | { kind: 'summarize'; keepRecentTurns: number }
+  | { kind: 'compact'; triggerTokens?: number }
+  | { kind: 'clear_tool_uses'; keepToolUses: number; triggerTokens?: number };
 
 /** The strategy of a conversation that configures none. */
 export const DEFAULT_CONTEXT_STRATEGY: ContextStrategy = { kind: 'keep_all' };
@@ -46,14 +55,23 @@ function summarized(messages: readonly MessageParam[], summary: ContextSummary |
 /**
  * The messages to SEND for this strategy. Never mutates `messages` and never returns a message
  * object it changed in place: unchanged messages are shared, changed ones are new objects.
- * `summary` is only read by `summarize` (see `splitForSummary` for how one is made).
+ * `summary` is only read by `summarize` (see `splitForSummary` for how one is made). Compaction
+ * blocks (from a time the conversation compacted) go only with `compact`: every other strategy
+ * sends the full history in their place.
  */
 export function applyContextStrategy(
   messages: readonly MessageParam[],
   strategy: ContextStrategy,
   summary?: ContextSummary,
 ): MessageParam[] {
+  if (strategy.kind === 'compact') return fromLatestCompaction(messages);
+  return viewOf(withoutCompactionBlocks(messages), strategy, summary);
+}
+
+function viewOf(messages: readonly MessageParam[], strategy: Exclude<ContextStrategy, { kind: 'compact' }>, summary: ContextSummary | undefined): MessageParam[] {
   switch (strategy.kind) {
+    case 'clear_tool_uses':
+      return [...messages];
     case 'keep_all':
       return [...messages];
     case 'last_turns':

@@ -2,11 +2,27 @@
  * The next, stronger context strategy: used when the context guard trips or Claude stops with
  * `model_context_window_exceeded`. Each step sends no more than the step before. Pure.
  */
+import { DEFAULT_COMPACTION_TRIGGER, MIN_COMPACTION_TRIGGER } from './compaction';
+import { DEFAULT_CLEAR_TRIGGER } from './context-editing';
 import type { ContextStrategy } from './context-strategy';
 import { turnCount } from './turn-boundaries';
 
 /** Turns kept verbatim once the guard has had to step in. */
 const ESCALATED_KEEP = 2;
+/** The lowest trigger the guard sets for clearing tool uses (input tokens). */
+const MIN_CLEAR_TRIGGER = 10_000;
+
+/** The server-side strategies step by halving: compact's trigger, then clear's kept tool uses, then its trigger. */
+function escalateOnServer(strategy: Extract<ContextStrategy, { kind: 'compact' | 'clear_tool_uses' }>): ContextStrategy {
+  if (strategy.kind === 'compact') {
+    const trigger = strategy.triggerTokens ?? DEFAULT_COMPACTION_TRIGGER;
+    return { kind: 'compact', triggerTokens: Math.min(trigger, Math.max(MIN_COMPACTION_TRIGGER, Math.floor(trigger / 2))) };
+  }
+  const keep = turnCount(strategy.keepToolUses);
+  const trigger = strategy.triggerTokens ?? DEFAULT_CLEAR_TRIGGER;
+  if (keep > 1) return { ...strategy, keepToolUses: Math.floor(keep / 2) };
+  return { kind: 'clear_tool_uses', keepToolUses: 1, triggerTokens: Math.min(trigger, Math.max(MIN_CLEAR_TRIGGER, Math.floor(trigger / 2))) };
+}
 
 /**
  * keep_all → placeholder_tool_results(2) → last_turns(2) → last_turns(1). A placeholder window
@@ -28,6 +44,9 @@ export function escalate(strategy: ContextStrategy): ContextStrategy {
       return { kind: 'last_turns', turns: Math.max(1, Math.floor(turnCount(strategy.turns) / 2)) };
     case 'summarize':
       return { kind: 'summarize', keepRecentTurns: Math.max(1, Math.floor(turnCount(strategy.keepRecentTurns) / 2)) };
+    case 'compact':
+    case 'clear_tool_uses':
+      return escalateOnServer(strategy);
     default: {
       const unknown: never = strategy;
       throw new Error(`unknown context strategy ${JSON.stringify(unknown)}`);

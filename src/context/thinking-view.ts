@@ -10,6 +10,7 @@
  * results are sent as text instead. Pure: no Node built-ins (the workflow sandbox imports this).
  */
 import type { ContentBlockParam, MessageParam, TextBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { isCompactionBlock } from './compaction';
 import { turnStarts } from './turn-boundaries';
 
 /** A result shown as text is cut after this many characters: the call is old, the note says so. */
@@ -18,7 +19,8 @@ const RESULT_NOTE_CHARS = 2000;
 /** Whether a message starts with a thinking (or redacted thinking) block, as the API wants it. */
 export function leadsWithThinking(message: MessageParam | undefined): boolean {
   if (message === undefined || typeof message.content === 'string') return false;
-  const first = message.content[0];
+  // After a compaction block (the summary the API put first), the turn's own blocks begin.
+  const first = message.content.find((block) => !isCompactionBlock(block));
   return first?.type === 'thinking' || first?.type === 'redacted_thinking';
 }
 

@@ -1,10 +1,12 @@
 /**
  * The shape rules the Messages API enforces on `messages`, checked before anything is sent and in
- * every context-strategy test: roles alternate starting with the user, and every `tool_use` is
+ * every context-strategy test: roles alternate starting with the user (or with the compaction block
+ * a compacted conversation is sent from), and every `tool_use` is
  * answered by a `tool_result` in the very next user message (and nothing else is answered).
  * Pure: no Node built-ins (the workflow sandbox imports this).
  */
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { opensWithCompaction } from './compaction';
 
 function blocksOf(message: MessageParam): readonly ContentBlockParam[] {
   return typeof message.content === 'string' ? [] : message.content;
@@ -71,7 +73,8 @@ export function transcriptProblem(messages: readonly MessageParam[]): string | n
     if (message.role !== 'user' && message.role !== 'assistant') {
       return `messages[${i}] has role ${String(message.role)}: only user and assistant (the system prompt is a top-level field)`;
     }
-    if (i === 0 && message.role !== 'user') return 'messages[0] must be a user message';
+    // A compacted conversation is sent from its compaction block on, which an assistant message holds.
+    if (i === 0 && message.role !== 'user' && !opensWithCompaction(messages)) return 'messages[0] must be a user message';
     const previous = messages[i - 1];
     if (previous !== undefined && previous.role === message.role) {
       return `messages[${i - 1}] and messages[${i}] are both ${message.role} messages: roles must alternate`;

@@ -2,6 +2,7 @@
  * The conversation workflow's state and its pure transitions. The workflow owns one of these;
  * everything here is deterministic and testable without Temporal.
  */
+import { compactionCount } from '../context/compaction';
 import { DEFAULT_CONTEXT_STRATEGY, type ContextStrategy } from '../context/context-strategy';
 import type { ContextSummary } from '../context/context-summary';
 import type { ReplyUsage } from '../claude/reply-usage';
@@ -242,6 +243,13 @@ export function statusOf(state: ConversationState, ended: boolean): Conversation
       summaryCovers: state.contextSummary?.coveredMessages ?? 0,
       lastPromptTokens: state.lastPromptTokens,
       contextWindow: contextWindowFor(state.options),
+      ...compactionsOf(state.messages),
     },
   };
+}
+
+/** The compactions field of the status: only when the history holds some. */
+function compactionsOf(messages: ConversationState['messages']): { compactions?: number } {
+  const compactions = compactionCount(messages);
+  return compactions > 0 ? { compactions } : {};
 }

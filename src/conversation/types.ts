@@ -210,6 +210,8 @@ export interface ConversationStatus {
     /** Tokens of the last prompt, cached parts included. */
     lastPromptTokens: number;
     contextWindow: number;
+    /** Server-side compactions the history holds (`compact`); absent when none. */
+    compactions?: number;
   };
 }
 

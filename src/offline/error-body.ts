@@ -3,7 +3,8 @@ import { randomId } from './random-id';
 /** The JSON body the real API answers an error with. */
 export interface FakeErrorBody {
   type: 'error';
-  error: { type: string; message: string };
+  /** `details.error_code` names a refusal the SDK has a class for (e.g. `compaction_block_misplaced`). */
+  error: { type: string; message: string; details?: { error_code: string } };
   request_id: string;
 }
 
@@ -48,7 +49,9 @@ export function buildErrorBody(
   errorType: string | undefined,
   message: string | undefined,
   requestId: string = randomId('req_'),
+  errorCode?: string,
 ): FakeErrorBody {
   const type = errorType ?? defaultErrorType(status);
-  return { type: 'error', error: { type, message: message ?? ERROR_MESSAGES[type] ?? type }, request_id: requestId };
+  const error = { type, message: message ?? ERROR_MESSAGES[type] ?? type, ...(errorCode !== undefined ? { details: { error_code: errorCode } } : {}) };
+  return { type: 'error', error, request_id: requestId };
 }

@@ -21,4 +21,5 @@ export type { ReceivedRequest } from './received-request';
 export { respondByRules, OFFLINE_PREFIX } from './rules-responder';
 export { validateMessagesRequest } from './validate-request';
 export { signThinking } from './thinking-signature';
+export { contextManagementProblem, signCompaction, withContextManagement, type ContextProblem } from './context-editing-emulation';
 export { bm25Search, searchResult, withToolSearchResults, type SearchableTool } from './tool-search-emulation';

@@ -20,6 +20,8 @@ export interface FakeMessageBody {
   stop_reason: string;
   stop_sequence: string | null;
   usage: FakeUsage;
+  /** Beta: the context edits the server applied (only when the answer says so). */
+  context_management?: { applied_edits: unknown[] };
 }
 
 /** Roughly 4 bytes a token: crude, but it grows with the conversation, which is what callers watch. */
@@ -53,5 +55,6 @@ export function buildMessageBody(answer: MessageAnswer, model: string, requestBy
       cache_read_input_tokens: 0,
       ...answer.usage,
     },
+    ...(answer.contextManagement !== undefined ? { context_management: answer.contextManagement } : {}),
   };
 }

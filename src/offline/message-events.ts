@@ -45,6 +45,12 @@ function blockEvents(block: Block, index: number, chunkChars: number): StreamEve
         ...pieces(block.thinking, chunkChars).map((thinking) => delta({ type: 'thinking_delta', thinking })),
         delta({ type: 'signature_delta', signature: block.signature }),
       ];
+    case 'compaction':
+      // The summary arrives as one delta, after a start that carries the signature.
+      return [
+        start({ type: 'compaction', content: null, encrypted_content: null, ...(block.signature !== undefined ? { signature: block.signature } : {}) }),
+        delta({ type: 'compaction_delta', content: block.content, encrypted_content: block.encrypted_content ?? null }),
+      ];
     default:
       // Other blocks (redacted thinking, server tool results, …) arrive whole in their start event.
       return [start({ ...block })];
@@ -59,7 +65,7 @@ function blockEvents(block: Block, index: number, chunkChars: number): StreamEve
  * Accumulated (as the SDK's `MessageStream` does) they give back `body` exactly.
  */
 export function messageEvents(body: FakeMessageBody, chunkChars: number = DEFAULT_CHUNK_CHARS): StreamEvent[] {
-  const { content, stop_reason: stopReason, stop_sequence: stopSequence, usage, ...shell } = body;
+  const { content, stop_reason: stopReason, stop_sequence: stopSequence, usage, context_management: contextManagement, ...shell } = body;
   const events: StreamEvent[] = [
     {
       event: 'message_start',
@@ -75,7 +81,15 @@ export function messageEvents(body: FakeMessageBody, chunkChars: number = DEFAUL
     events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
   });
   events.push(
-    { event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: stopSequence }, usage } },
+    {
+      event: 'message_delta',
+      data: {
+        type: 'message_delta',
+        delta: { stop_reason: stopReason, stop_sequence: stopSequence },
+        usage,
+        ...(contextManagement !== undefined ? { context_management: contextManagement } : {}),
+      },
+    },
     { event: 'message_stop', data: { type: 'message_stop' } },
   );
   return events;

@@ -34,8 +34,24 @@ export interface AnswerServerToolUseBlock {
   caller?: ServerToolUseBlock['caller'];
 }
 
+/**
+ * A `compaction` block (beta): the fake puts one first when a request with the compaction edit
+ * reaches its trigger (src/offline/context-editing-emulation.ts); a script may give one too.
+ */
+export interface AnswerCompactionBlock {
+  type: 'compaction';
+  content: string | null;
+  encrypted_content?: string | null;
+  signature?: string | null;
+}
+
 /** Any content block the real API can return; text, tool_use and server_tool_use in their lenient forms. */
-export type AnswerContentBlock = AnswerTextBlock | AnswerToolUseBlock | AnswerServerToolUseBlock | Exclude<ContentBlock, TextBlock | ToolUseBlock | ServerToolUseBlock>;
+export type AnswerContentBlock =
+  | AnswerTextBlock
+  | AnswerToolUseBlock
+  | AnswerServerToolUseBlock
+  | AnswerCompactionBlock
+  | Exclude<ContentBlock, TextBlock | ToolUseBlock | ServerToolUseBlock>;
 
 /**
  * How a `message` answer goes out when the request asked for `stream: true` (ignored otherwise):
@@ -70,6 +86,8 @@ export interface MessageAnswer {
   usage?: Partial<Usage>;
   /** Extra response headers (e.g. rate-limit headers). */
   headers?: Record<string, string>;
+  /** The response's `context_management` (beta): the edits the server applied, e.g. tool uses cleared. */
+  contextManagement?: { applied_edits: unknown[] };
   /** For a streaming request: pace and faults of the event stream. */
   stream?: StreamShape;
 }

@@ -10,6 +10,7 @@ import { randomId } from './random-id';
 import type { ReceivedRequest } from './received-request';
 import { validateMessagesRequest } from './validate-request';
 import { withToolSearchResults } from './tool-search-emulation';
+import { contextManagementProblem, withContextManagement } from './context-editing-emulation';
 
 /** A running fake of `POST /v1/messages`. */
 export interface MessagesApiServer {
@@ -73,9 +74,9 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-function errorReply(status: number, errorType: string | undefined, message: string | undefined, headers: Record<string, string> = {}): Reply {
+function errorReply(status: number, errorType: string | undefined, message: string | undefined, headers: Record<string, string> = {}, errorCode?: string): Reply {
   const requestId = randomId('req_');
-  const body = buildErrorBody(status, errorType, message, requestId);
+  const body = buildErrorBody(status, errorType, message, requestId, errorCode);
   return {
     status,
     headers: { 'request-id': requestId, ...headers },
@@ -155,12 +156,15 @@ export async function startMessagesApiServer(options: MessagesApiServerOptions):
     }
     const invalid = validateMessagesRequest(parsed.value);
     if (invalid !== null) return errorReply(400, 'invalid_request_error', invalid);
+    const context = contextManagementProblem(parsed.value, received.headers);
+    if (context !== null) return errorReply(400, 'invalid_request_error', context.message, {}, context.errorCode);
 
     // Validation passed, so the body is an object with a string model.
     const { model, stream } = parsed.value as { model: string; stream?: boolean };
     const answer = await respond(received, closing.signal);
     // Tool searches in the answer are run here, as the real API runs them server-side.
-    const searched = answer.kind === 'message' ? withToolSearchResults(answer, parsed.value) : answer;
+    // So are compaction and the clearing of tool uses, when the request asks for them.
+    const searched = answer.kind === 'message' ? withContextManagement(withToolSearchResults(answer, parsed.value), parsed.value) : answer;
     return replyTo(searched, model, Buffer.byteLength(raw, 'utf8'), stream === true);
   }
 

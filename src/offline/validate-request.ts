@@ -133,7 +133,9 @@ function validateMessageShape(message: unknown, i: number, isLast: boolean): str
     return `${path}.role: Input should be 'user' or 'assistant' (a system prompt goes in the top-level \`system\` field, not in messages)`;
   }
   if (role !== 'user' && role !== 'assistant') return `${path}.role: Input should be 'user' or 'assistant'`;
-  if (i === 0 && role !== 'user') return 'messages: first message must use the "user" role';
+  // A compacted conversation opens on its compaction block, in an assistant message (beta).
+  const opensWithCompaction = Array.isArray(content) && isRecord(content[0]) && content[0].type === 'compaction';
+  if (i === 0 && role !== 'user' && !opensWithCompaction) return 'messages: first message must use the "user" role';
   // The real API lets only a final assistant message (a prefill) be empty.
   const emptyAllowed = isLast && role === 'assistant';
   const emptyError = `${path}: all messages must have non-empty content except for the optional final assistant message`;

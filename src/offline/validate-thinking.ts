@@ -118,7 +118,8 @@ export function validateThinkingBlocks(body: Json, messages: Json[]): string | n
     const start = openToolLoopStart(messages);
     const opening = start >= 0 ? messages[start] : undefined;
     if (opening !== undefined) {
-      const first = typeof opening.content === 'string' ? { type: 'text' } : blocksOf(opening)[0];
+      // A compaction block may come first: the summary, then the turn's own blocks.
+      const first = typeof opening.content === 'string' ? { type: 'text' } : blocksOf(opening).find((block) => !isRecord(block) || block.type !== 'compaction');
       if (!isThinkingBlock(first)) {
         const found = isRecord(first) ? String(first.type) : 'text';
         return (

@@ -8,6 +8,8 @@ export type { RecordedRequest } from './recorded-request';
 export type { StreamShape as ScriptStreamShape } from '../offline';
 /** Signs a scripted thinking block as the fake signs its own: a block passed back edited is then refused, as the real API does. */
 export { signThinking } from '../offline';
+/** Signs a scripted compaction block's summary as the fake signs its own: an edited summary sent back is refused (`compaction_content_mismatch`). */
+export { signCompaction } from '../offline';
 export type {
   ScriptStep,
   ScriptMessageStep,

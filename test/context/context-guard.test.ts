@@ -100,7 +100,7 @@ describe('parseContextStrategy / formatContextStrategy', () => {
   test.each(['', 'keep_all:3', 'last_turns', 'last_turns:0', 'last_turns:-1', 'last_turns:1.5', 'last_turns:x', 'summarize:2:3', 'fold:2'])(
     'rejects %p with the accepted forms',
     (spec) => {
-      expect(() => parseContextStrategy(spec)).toThrow(/expected keep_all, last_turns:N, placeholder_tool_results:N or summarize:N/);
+      expect(() => parseContextStrategy(spec)).toThrow(/expected keep_all, last_turns:N, placeholder_tool_results:N, summarize:N \(N ≥ 1 turns\), compact\[:TRIGGER\] .* or clear_tool_uses:N\[:TRIGGER\]/);
     },
   );
 });

@@ -102,6 +102,8 @@ const STRATEGIES: ContextStrategy[] = [
   { kind: 'placeholder_tool_results', keepRecentTurns: 2 },
   { kind: 'summarize', keepRecentTurns: 1 },
   { kind: 'summarize', keepRecentTurns: 2 },
+  { kind: 'compact' },
+  { kind: 'clear_tool_uses', keepToolUses: 1 },
 ];
 
 describe('every strategy keeps the current turn\'s thinking exactly', () => {
@@ -136,6 +138,19 @@ describe('every strategy keeps the current turn\'s thinking exactly', () => {
     const sent = sentView(STORED, { kind: 'summarize', keepRecentTurns: 1 });
     expect(JSON.stringify(sent[0])).toContain('[Summary of the earlier conversation]');
     expect(sent).toHaveLength(5);
+  });
+
+  test('compact: a compacted conversation is sent from its compaction block, the turn\'s thinking right after it, unchanged', () => {
+    // The API compacted on the current turn's first call: its reply opens with the summary.
+    const summary = { type: 'compaction', content: 'Earlier: Beijing sunny, Shanghai cloudy; thanks said.', encrypted_content: null, signature: 'sig-c1' } as unknown as ContentBlockParam;
+    const compacted = deepFreeze(STORED.map((m, i) => (i === 9 ? { role: 'assistant' as const, content: [summary, ...blocks(m)] } : m)));
+    const sent = sentView(compacted, { kind: 'compact' });
+    expect(sent).toHaveLength(4);
+    expect(blocks(sent[0]!).map(unmarked)).toEqual(blocks(compacted[9]!));
+    expectThinkingKept(compacted, sent);
+    // Any other strategy sends the full history the workflow kept, without the summary (no beta needed).
+    const full = sentView(compacted, { kind: 'keep_all' });
+    expect(full.map((m) => ({ role: m.role, content: blocks(m).map(unmarked) }))).toEqual(STORED.map((m) => ({ role: m.role, content: blocks(m) })));
   });
 
   test('the guard\'s escalations (and the prompt-too-long recovery, the same steps) keep it at every step', () => {

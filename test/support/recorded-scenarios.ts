@@ -5,12 +5,13 @@
  * model's script, the user turns with the results they must give, and the activities its history
  * schedules, so recorder and replay test cannot drift apart.
  */
-import { signThinking, type ScriptContentBlock, type ScriptStep } from '../../src/testing';
+import { signCompaction, signThinking, type ScriptContentBlock, type ScriptStep } from '../../src/testing';
 import type { ConversationOptionsInput } from '../../src/client/conversation-options';
 import type { ConversationStatus, TurnResult } from '../../src/conversation/types';
 import type { McpServerConfig } from '../../src/mcp/config';
 import type { TurnContent } from '../../src/conversation/turn-content';
 import type { Thinking } from '../../src/conversation/thinking';
+import type { ContextStrategy } from '../../src/context/context-strategy';
 import { tsServer, weatherServer } from './repo';
 
 /** One user turn and the fields of its result the recording insists on. */
@@ -25,6 +26,8 @@ export interface RecordedTurn {
   content?: TurnContent;
   /** Sent as the `setThinking` update before the turn (null: off; issue 29). */
   setThinking?: Thinking | null;
+  /** Sent as the `setContextStrategy` update before the turn. */
+  context?: ContextStrategy;
 }
 
 /** An answer the recorder sends to a server's request for input: accept (with a form's content), decline or cancel. */
@@ -78,6 +81,9 @@ const weatherToolUse = (id: string, city: string): ScriptStep => ({
 });
 
 const endTurn = (text: string): ScriptStep => ({ kind: 'message', content: [{ type: 'text', text }], stop_reason: 'end_turn' });
+
+/** The summary of the compaction scenario's scripted compaction block. */
+const COMPACTION_SUMMARY = 'The user shared a long weather log and asked about Beijing today.';
 
 /** A thinking block signed as the fake signs its own, so the fake refuses it edited on its way back. */
 const thought = (text: string): ScriptContentBlock => ({ type: 'thinking', thinking: text, signature: signThinking(text) });
@@ -509,5 +515,33 @@ export const RECORDED_SCENARIOS: readonly RecordedScenario[] = [
     status: { state: 'ended', turnsCompleted: 1, modelCalls: 2, toolCalls: 1, toolErrors: 0, hostToolErrors: 0 },
     requests: 2,
     activities: ['listTools', 'callClaude', 'callTool', 'callClaude'],
+  },
+  {
+    // Server-side compaction (issue 29): `context: compact`; the first reply opens with a compaction
+    // block (scripted, signed as the fake signs its own), so every later request starts at it; the
+    // history keeps the first message too. Then `clear_tool_uses` for the next turn (an update).
+    name: 'compaction',
+    servers: () => [weatherServer()],
+    options: { context: { kind: 'compact', triggerTokens: 50_000 } },
+    script: [
+      {
+        kind: 'message',
+        content: [
+          { type: 'compaction', content: COMPACTION_SUMMARY, encrypted_content: null, signature: signCompaction(COMPACTION_SUMMARY) },
+          { type: 'tool_use', id: 'toolu_compact_01', name: 'get_weather', input: { city: '北京' } },
+        ],
+        stop_reason: 'tool_use',
+        usage: { iterations: [{ type: 'compaction', input_tokens: 61_000, output_tokens: 40, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }] } as never,
+      },
+      { kind: 'message', content: [{ type: 'text', text: '北京晴。' }], stop_reason: 'end_turn' },
+      { kind: 'message', content: [{ type: 'text', text: '不客气。' }], stop_reason: 'end_turn' },
+    ],
+    turns: [
+      { text: '（一份很长的气象记录）北京今天天气怎么样？', expect: { status: 'completed', text: '北京晴。', modelCalls: 2, toolCalls: 1 } },
+      { text: '谢谢', context: { kind: 'clear_tool_uses', keepToolUses: 1 }, expect: { status: 'completed', text: '不客气。', modelCalls: 1, toolCalls: 0 } },
+    ],
+    status: { state: 'ended', turnsCompleted: 2, modelCalls: 3, toolCalls: 1, toolErrors: 0, hostToolErrors: 0 },
+    requests: 3,
+    activities: ['listTools', 'callClaude', 'callTool', 'callClaude', 'listTools', 'callClaude'],
   },
 ];

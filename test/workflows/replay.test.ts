@@ -147,6 +147,23 @@ describe('recorded workflow histories', () => {
     expect(types).toEqual(expect.arrayContaining(['server_tool_use', 'tool_search_tool_result', 'tool_use']));
   });
 
+  test('compaction: calls go out compact until the setContextStrategy update, then clear_tool_uses; the compaction block is kept in the history', () => {
+    const { history } = readHistory('compaction');
+    const events = history.events ?? [];
+    const decode = (payload: { data?: Uint8Array | null } | undefined): unknown => JSON.parse(Buffer.from(payload?.data ?? new Uint8Array()).toString('utf8'));
+    const strategies = events.flatMap((e) => {
+      const scheduled = e.activityTaskScheduledEventAttributes;
+      if (scheduled?.activityType?.name !== 'callClaude') return [];
+      return [(decode(scheduled.input?.payloads?.[0]) as ClaudeCallInput).context.strategy];
+    });
+    const compact = { kind: 'compact', triggerTokens: 50_000 };
+    expect(strategies).toEqual([compact, compact, { kind: 'clear_tool_uses', keepToolUses: 1 }]);
+    const replies = events.flatMap((e) => (e.activityTaskCompletedEventAttributes ? [decode(e.activityTaskCompletedEventAttributes.result?.payloads?.[0])] : []));
+    const first = replies.find((r) => Array.isArray((r as { content?: unknown }).content)) as { content: Array<{ type: string }>; usage: { compaction?: unknown } };
+    expect(first.content.map((b) => b.type)).toEqual(['compaction', 'tool_use']);
+    expect(first.usage.compaction).toEqual({ input_tokens: 61_000, output_tokens: 40, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
+  });
+
   test('tool-approval: the patch marker before the first approval, the waiting search attribute set and cleared, the denied calls never scheduled', () => {
     const { history } = readHistory('tool-approval');
     const events = history.events ?? [];
