@@ -79,7 +79,8 @@ async function run(stop: AbortSignal, cleanups: Array<() => Promise<void>>): Pro
   } else {
     const fake = await startOfflineStandIn();
     cleanups.push(() => fake.close());
-    claude = { apiKey: 'offline-stand-in', baseURL: fake.url };
+    // It counts no tokens: the context guard estimates instead.
+    claude = { apiKey: 'offline-stand-in', baseURL: fake.url, countTokens: false };
     banner([
       'ANTHROPIC_API_KEY is not set: Claude is replaced by an OFFLINE STAND-IN',
       `(a rule-based fake Messages API at ${fake.url}).`,

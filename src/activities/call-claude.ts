@@ -1,16 +1,9 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { Context } from '@temporalio/activity';
-import { withCacheBreakpoints } from '../claude/cache-breakpoints';
-import { requestTools } from '../claude/request-tools';
-import { streamMessage, type StreamRequestBody } from '../claude/stream-message';
+import { streamMessage } from '../claude/stream-message';
+import { buildClaudeRequest } from './claude-request';
 import { claudeCallLimits, type ClaudeCallLimits } from '../errors/claude-time-limits';
-import { serverContextFields } from '../context/context-editing';
-import { applyContextStrategy } from '../context/context-strategy';
-import { transcriptProblem } from '../context/validate-pairing';
-import { withThinkingTurnStart } from '../context/thinking-view';
-import { thinkingProblem, thinkingRequestFields } from '../conversation/thinking';
 import { classified } from '../errors/classify-error';
-import { HostError } from '../errors/host-error';
 import { ClaudeStreamPublisher, QUIET_START_MS } from './publish-progress';
 import { toClaudeReply } from './to-claude-reply';
 import type { TranscriptReader } from './transcript-reader';
@@ -70,55 +63,14 @@ export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput)
     // Without a publisher too, the call's first heartbeat waits out the quiet start.
     const quietUntil = publisher?.quietUntil ?? Date.now() + QUIET_START_MS;
     return withHeartbeats(classified(async () => {
-      const [messages, tools, summary] = await Promise.all([
-        deps.transcripts.messages(input.transcript, input.added),
-        deps.transcripts.tools(input.transcript, input.catalogDigest),
-        deps.transcripts.summary(input.transcript, input.context.summaryCovers),
-      ]);
-      const { thinking } = input;
-      const thinkingIssue = thinking !== undefined ? thinkingProblem(thinking, input.maxTokens) : undefined;
-      if (thinkingIssue !== undefined) {
-        throw new HostError(`the request would break the Messages API's rules: ${thinkingIssue}`, 'host.invalid_request', false);
-      }
-      // What is sent is a view of the stored history (seed §7.3), with cache breakpoints on it;
-      // with thinking on, a turn that opens on a thinking-less call's results sends that call as text.
-      const viewed = applyContextStrategy(messages, input.context.strategy, summary);
-      const sent = thinking !== undefined ? withThinkingTurnStart(viewed) : viewed;
-      // Tools even when the catalogue is empty, if the history holds tool calls: the API requires them.
-      // Deferred beside the search tool when tool search is on (no beta header: it is in the GA API).
-      const toolFields = requestTools(tools, sent, input.toolSearch);
-      const request = withCacheBreakpoints(
-        {
-          ...(input.system !== undefined ? { system: input.system } : {}),
-          ...(toolFields.tools !== undefined ? { tools: toolFields.tools } : {}),
-          messages: sent,
-        },
-        input.promptCache,
-      );
-      const problem = transcriptProblem(request.messages);
-      if (problem !== null) {
-        throw new HostError(`the request would break the Messages API's rules: ${problem}`, 'host.invalid_transcript', false);
-      }
-      // Compaction and context editing run on the API's side: their edit and beta header, only then.
-      const serverContext = serverContextFields(input.context.strategy);
-      const body: StreamRequestBody = {
-        model: input.model,
-        max_tokens: input.maxTokens,
-        ...(request.system !== undefined ? { system: request.system } : {}),
-        messages: request.messages,
-        ...(request.tools !== undefined ? { tools: request.tools } : {}),
-        ...(toolFields.tool_choice !== undefined ? { tool_choice: toolFields.tool_choice } : {}),
-        // Only when on: a conversation without thinking sends what it always sent.
-        ...(thinking !== undefined ? thinkingRequestFields(thinking) : {}),
-        ...(serverContext !== undefined ? { context_management: serverContext.context_management } : {}),
-      };
+      const { body, betas } = await buildClaudeRequest(deps.transcripts, input);
       const context = Context.current();
       const { activityId, attempt } = context.info;
       const { onTextDelta, onThinkingDelta } = deps;
       const reply = await streamMessage(deps.claude, body, {
         signal: context.cancellationSignal,
         limits: claudeCallLimits(input.maxTokens, deps.limits),
-        ...(serverContext !== undefined ? { betas: serverContext.betas } : {}),
+        ...(betas !== undefined ? { betas } : {}),
         // Progress shows in the heartbeats too (the timer keeps them going while the call waits).
         onEvent: () => (publisher ? publisher.beatSoon() : Date.now() >= quietUntil && context.heartbeat()),
         onTextDelta: (text: string) => {

@@ -10,6 +10,7 @@ import { ToolCatalogCache } from '../mcp/tool-catalog';
 import type { ClaudeCallLimits } from '../errors/claude-time-limits';
 import { createCallClaude, type ClaudeTextDelta } from './call-claude';
 import { createCallTool } from './call-tool';
+import { createCountTokens } from './count-tokens';
 import { callAsker } from './call-inputs';
 import { createListTools } from './list-tools';
 import { releasingStickyQueueOnRetry } from './release-sticky-queue';
@@ -32,6 +33,8 @@ export interface ActivityDeps {
   claudeLimits?: Partial<ClaudeCallLimits>;
   /** Sees each answer's text as Claude writes it (worker-side; never in a result or the history). */
   onClaudeTextDelta?: (delta: ClaudeTextDelta) => void;
+  /** False when the endpoint has no token-counting endpoint (the offline stand-in): `countTokens` is skipped. */
+  countTokens?: boolean;
 }
 
 /** The secret values this worker holds: the Claude credential and every MCP server's (see `serverSecrets`). */
@@ -66,6 +69,7 @@ export function createActivities(deps: ActivityDeps): ConversationActivities {
       ),
     ),
     summarizeContext: released(withClaudeFailureDelays(withRedactedFailures(createSummarizeContext({ claude: deps.claude, transcripts }), secrets))),
+    countTokens: released(withRedactedFailures(createCountTokens({ claude: deps.claude, transcripts, enabled: deps.countTokens !== false }), secrets)),
     sampleMessage: released(withClaudeFailureDelays(withRedactedFailures(createSampleMessage({ claude: deps.claude }), secrets))),
     listTools: released(withRedactedFailures(createListTools(new ToolCatalogCache(deps.mcp)), secrets)),
     useResources: released(

@@ -50,6 +50,9 @@ export interface AddedMessages {
   messages: MessageParam[];
 }
 
+/** The `countTokens` activity's answer: the next request's input tokens, or why the worker did not count. */
+export type TokenCount = { inputTokens: number } | { skipped: string };
+
 /** Input of `summarizeContext`: which older messages to fold into the summary. */
 export interface SummarizeInput {
   transcript: TranscriptRef;
@@ -159,6 +162,7 @@ export interface ConversationActivities {
   listTools(input: ListToolsInput): Promise<ListToolsResult>;
   callTool(input: ToolCallInput): Promise<ToolCallOutput>;
   summarizeContext(input: SummarizeInput): Promise<SummarizeResult>;
+  countTokens(input: ClaudeCallInput): Promise<TokenCount>;
   sampleMessage(input: SamplingInput): Promise<SamplingOutput>;
   useResources(input: ResourceToolInput): Promise<ToolCallOutput>;
 }

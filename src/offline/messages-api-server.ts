@@ -95,6 +95,23 @@ function messageReply(answer: MessageAnswer, model: string, requestBytes: number
   return { status: 200, headers, body: undefined, summary: `${summary} (streamed)`, events: { list: messageEvents(body, shape.chunkChars), shape } };
 }
 
+/**
+ * `POST /v1/messages/count_tokens`: the request checked as a message request is (it takes no
+ * `max_tokens`), and its input tokens by the fake's count, 4 bytes a token (what a message answer
+ * to the same request would report as `input_tokens`). Nothing is recorded against the script.
+ */
+function countTokensReply(body: unknown, received: ReceivedRequest): Reply {
+  if (typeof body === 'object' && body !== null && 'max_tokens' in body) {
+    return errorReply(400, 'invalid_request_error', 'max_tokens: Extra inputs are not permitted');
+  }
+  const invalid = validateMessagesRequest({ ...(body as object), max_tokens: 1 });
+  if (invalid !== null) return errorReply(400, 'invalid_request_error', invalid);
+  const context = contextManagementProblem(body, received.headers);
+  if (context !== null) return errorReply(400, 'invalid_request_error', context.message, {}, context.errorCode);
+  const inputTokens = Math.max(1, Math.ceil(received.bytes / 4));
+  return { status: 200, headers: { 'request-id': randomId('req_') }, body: { input_tokens: inputTokens }, summary: `200 input_tokens=${inputTokens}` };
+}
+
 function replyTo(answer: MessagesApiAnswer, model: string, requestBytes: number, stream: boolean): Reply {
   switch (answer.kind) {
     case 'error':
@@ -148,12 +165,14 @@ export async function startMessagesApiServer(options: MessagesApiServerOptions):
     };
     onRequest?.(received);
 
-    if (received.method !== 'POST' || path !== '/v1/messages') {
-      return errorReply(404, 'not_found_error', `fake Messages API: only POST /v1/messages exists, not ${received.method} ${path}`);
+    const counting = path === '/v1/messages/count_tokens';
+    if (received.method !== 'POST' || (path !== '/v1/messages' && !counting)) {
+      return errorReply(404, 'not_found_error', `fake Messages API: only POST /v1/messages and /v1/messages/count_tokens exist, not ${received.method} ${path}`);
     }
     if (!parsed.ok) {
       return errorReply(400, 'invalid_request_error', 'There was an error parsing the body of your request: it is not valid JSON');
     }
+    if (counting) return countTokensReply(parsed.value, received);
     const invalid = validateMessagesRequest(parsed.value);
     if (invalid !== null) return errorReply(400, 'invalid_request_error', invalid);
     const context = contextManagementProblem(parsed.value, received.headers);

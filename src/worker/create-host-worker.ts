@@ -23,6 +23,11 @@ export interface ClaudeEndpoint {
   baseURL?: string;
   /** The `anthropic-version` header (default 2023-06-01). */
   version?: string;
+  /**
+   * Whether the endpoint has `POST /v1/messages/count_tokens` (default true). The offline stand-in
+   * has not: the context guard then keeps its estimate for large tool results.
+   */
+  countTokens?: boolean;
 }
 
 /** How to build a host worker; everything but `mcpConfig` has a default from the environment. */
@@ -113,7 +118,12 @@ function makeActivities(
   const { createActivities } = require('../activities') as typeof import('../activities');
   const { startProbes } = require('../mcp/probe-servers') as typeof import('../mcp/probe-servers');
   const mcp = new Connections(servers, log);
-  const activities = createActivities({ claude: isClaudeClient(claude) ? claude : createClaudeClient(claude), temporal, mcp });
+  const activities = createActivities({
+    claude: isClaudeClient(claude) ? claude : createClaudeClient(claude),
+    temporal,
+    mcp,
+    ...(!isClaudeClient(claude) && claude.countTokens === false ? { countTokens: false } : {}),
+  });
   return { activities, made: { mcp, probes: startProbes(mcp) } };
 }
 /* eslint-enable @typescript-eslint/no-require-imports */

@@ -29,7 +29,7 @@ export interface ConversationWorkerOptions extends ConversationWorkerTarget {
 }
 
 /** The activities' names: the worker registers them before their code is loaded. */
-const ACTIVITY_NAMES = ['callClaude', 'summarizeContext', 'listTools', 'callTool', 'sampleMessage', 'useResources'] as const satisfies ReadonlyArray<keyof ConversationActivities>;
+const ACTIVITY_NAMES = ['callClaude', 'summarizeContext', 'countTokens', 'listTools', 'callTool', 'sampleMessage', 'useResources'] as const satisfies ReadonlyArray<keyof ConversationActivities>;
 /** Compiles only while ACTIVITY_NAMES lists every activity. */
 const EVERY_ACTIVITY_NAMED: [Exclude<keyof ConversationActivities, (typeof ACTIVITY_NAMES)[number]>] extends [never] ? true : never = true;
 void EVERY_ACTIVITY_NAMED;

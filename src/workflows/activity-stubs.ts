@@ -58,6 +58,25 @@ export function summaryActivities(options: ConversationOptions): Pick<Conversati
 }
 
 /**
+ * The token count of the next request (the guard's, for a large tool result): a quick read, so a
+ * short timeout and three attempts; failing, the guard keeps its estimate (run-turn.ts).
+ */
+export function countActivities(): Pick<ConversationActivities, 'countTokens'> {
+  return {
+    countTokens: (input) => {
+      const summary = `count tokens of the next request (${input.transcript.messageCount} messages)`;
+      const counted = proxyActivities<ConversationActivities>({
+        startToCloseTimeout: '30 seconds',
+        retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
+        summary,
+      }).countTokens(input);
+      noteActivity(summary);
+      return counted;
+    },
+  };
+}
+
+/**
  * A server's sampling request answered by Claude: a Claude call like any other, so the same
  * retries; its timeouts from the larger of the conversation's max_tokens and the sampling cap,
  * since the activity's own time limit follows the max_tokens it sends (at most the cap).

@@ -43,3 +43,10 @@ export const COMBINED_PATCH = 'host-patches-2026-12';
 export function isPatched(id: PatchId): boolean {
   return patched(COMBINED_PATCH) || patched(id);
 }
+
+/**
+ * The guard counts the next request's tokens (the `countTokens` activity) when a large tool result
+ * joins the prompt, instead of estimating (issue 29; run-turn.ts). Added after the combined patch:
+ * asked by its own id.
+ */
+export const COUNT_TOKENS_PATCH = 'count-tokens-for-large-results';

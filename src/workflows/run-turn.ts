@@ -2,7 +2,7 @@
  * One user turn: the seed's loop (§8.2) with every stop reason handled on purpose (S17).
  * Claude is called with a reference to the transcript, never the transcript itself.
  */
-import { ActivityFailure, ApplicationFailure, isCancellation, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, isCancellation, patched, workflowInfo } from '@temporalio/workflow';
 import {
   addUserText,
   appendAssistant,
@@ -15,8 +15,8 @@ import { decideOnStopReason } from '../conversation/stop-decision';
 import { textOf, toolResultsMessage, toolUsesOf, withoutToolUses } from '../conversation/transcript';
 import type { PendingTurn, TranscriptRef, TurnResult, TurnStatus } from '../conversation/types';
 import type { Thinking } from '../conversation/thinking';
-import type { AddedMessages, ClaudeReply } from '../activities/types';
-import { catalogActivities, claudeActivities, summaryActivities } from './activity-stubs';
+import type { AddedMessages, ClaudeCallInput, ClaudeReply } from '../activities/types';
+import { catalogActivities, claudeActivities, countActivities, summaryActivities } from './activity-stubs';
 import { decideCompaction, promptTokensOf } from '../context/context-guard';
 import { canEscalate, escalate } from '../context/escalate-strategy';
 import { estimateTokens, isPromptTooLong } from '../context/prompt-too-long';
@@ -25,7 +25,7 @@ import { addUsage } from '../conversation/usage-totals';
 import { failureMessage } from './failure-message';
 import { listedDigestOf, withStableToolNames } from '../conversation/stable-tool-names';
 import { notRunResults, runToolsUntilCancelled } from './run-tools';
-import { isPatched, PATCHES } from './patches';
+import { COUNT_TOKENS_PATCH, isPatched, PATCHES } from './patches';
 
 /** The current catalogue, under the tool names this conversation already gave out. */
 async function refreshCatalog(state: ConversationState): Promise<void> {
@@ -84,12 +84,11 @@ function addedMessages(state: ConversationState): AddedMessages | undefined {
   return JSON.stringify(messages).length <= ADDED_MESSAGES_MAX_CHARS ? { from, messages } : undefined;
 }
 
-/** `thinking`: the turn's setting, taken when it started (absent from the input when off). */
-async function askClaude(state: ConversationState, thinking: Thinking | null): Promise<ClaudeReply> {
+/** A Claude call's input for the conversation as it stands (`thinking`: the turn's setting; null when off). */
+function claudeCallInput(state: ConversationState, thinking: Thinking | null): ClaudeCallInput {
   const { model, maxTokens, system } = state.options;
   const strategy = state.contextStrategy;
-  const added = addedMessages(state);
-  return claudeActivities(state.options).callClaude({
+  return {
     transcript: transcriptRef(state),
     catalogDigest: state.catalog?.digest ?? '',
     model,
@@ -99,8 +98,14 @@ async function askClaude(state: ConversationState, thinking: Thinking | null): P
     promptCache: state.options.promptCache ?? { enabled: true },
     ...(thinking !== null ? { thinking } : {}),
     toolSearch: { mode: state.options.toolSearch ?? 'auto', contextWindow: contextWindowFor(state.options) },
-    ...(added !== undefined ? { added } : {}),
-  });
+  };
+}
+
+/** `thinking`: the turn's setting, taken when it started (absent from the input when off). */
+async function askClaude(state: ConversationState, thinking: Thinking | null): Promise<ClaudeReply> {
+  const input = claudeCallInput(state, thinking);
+  const added = addedMessages(state);
+  return claudeActivities(state.options).callClaude({ ...input, ...(added !== undefined ? { added } : {}) });
 }
 
 /**
@@ -131,20 +136,47 @@ function promptTooLong(err: unknown): boolean {
 }
 
 /**
+ * Tool results estimated at this many tokens or more are counted instead (the `countTokens`
+ * activity): an estimate that far off could escalate for nothing, or let a refusal through.
+ */
+export const COUNT_TOKENS_FROM = 10_000;
+
+/**
+ * The next request's input tokens, counted by the API, when a large tool result joined the prompt;
+ * undefined when the worker skips counting (offline), the count failed (the estimate stands), or the
+ * history was recorded before counting existed (its own patch).
+ */
+async function countNextRequest(state: ConversationState, thinking: Thinking | null): Promise<number | undefined> {
+  if (!patched(COUNT_TOKENS_PATCH)) return undefined;
+  try {
+    const counted = await countActivities().countTokens(claudeCallInput(state, thinking));
+    return 'inputTokens' in counted ? counted.inputTokens : undefined;
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    return undefined;
+  }
+}
+
+/**
  * The guard again once tool results joined the prompt: the last reply's usage does not count them,
- * so a large result could push the next prompt over the window unseen. Patched: conversations
+ * so a large result could push the next prompt over the window unseen. A large one is counted by
+ * the API (the next request as it would go out); others are estimated. Patched: conversations
  * recorded before it did not escalate here.
  */
-function guardPendingResults(state: ConversationState, reply: ClaudeReply, pending: unknown): boolean {
+async function guardPendingResults(state: ConversationState, reply: ClaudeReply, pending: unknown, thinking: Thinking | null): Promise<boolean> {
+  const estimated = estimateTokens(pending);
+  const counted = estimated >= COUNT_TOKENS_FROM ? await countNextRequest(state, thinking) : undefined;
+  const window = {
+    contextWindow: contextWindowFor(state.options),
+    ...(state.options.compactionThreshold !== undefined ? { threshold: state.options.compactionThreshold } : {}),
+    strategy: state.contextStrategy,
+  };
   const compact =
-    decideCompaction({
-      lastInputTokens: state.lastPromptTokens,
-      lastOutputTokens: reply.usage.output_tokens,
-      pendingTokens: estimateTokens(pending),
-      contextWindow: contextWindowFor(state.options),
-      ...(state.options.compactionThreshold !== undefined ? { threshold: state.options.compactionThreshold } : {}),
-      strategy: state.contextStrategy,
-    }) === 'compact';
+    decideCompaction(
+      counted !== undefined
+        ? { lastInputTokens: counted, ...window }
+        : { lastInputTokens: state.lastPromptTokens, lastOutputTokens: reply.usage.output_tokens, pendingTokens: estimated, ...window },
+    ) === 'compact';
   if (!compact || !isPatched(PATCHES.guardCountsToolResults)) return false;
   state.contextStrategy = escalate(state.contextStrategy);
   return true;
@@ -259,7 +291,7 @@ async function runSteps(state: ConversationState, control: TurnControl, counts: 
         if (run.cancelled !== undefined && !control.cancelledByUser()) throw run.cancelled;
         appendMessages(state, toolResultsMessage(run.results));
         if (run.cancelled !== undefined) throw run.cancelled;
-        if (!forceSummary) forceSummary = guardPendingResults(state, reply, run.results);
+        if (!forceSummary) forceSummary = await guardPendingResults(state, reply, run.results, settings.thinking);
         continue;
       }
       case 'continue':

@@ -7,7 +7,9 @@
  *   compaction block first; every later request starts at that block, the turn's thinking right
  *   after it, unchanged; `history` still shows everything; `status` counts the compaction and its
  *   tokens are in the usage;
- * - `clear_tool_uses`: the edit and its beta header go out, and only then.
+ * - `clear_tool_uses`: the edit and its beta header go out, and only then;
+ * - a large tool result: the guard counts the next request with the token-counting endpoint (the
+ *   request as it would go out) and escalates on the count.
  */
 import { Client, Connection } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
@@ -16,7 +18,7 @@ import { ConversationClient } from '../../src/client/conversation-client';
 import { renderHistory } from '../../src/client/render-history';
 import { dataConverter } from '../../src/temporal/data-converter';
 import type { ContentBlockParam, MessageParam } from '../../src/conversation/types';
-import { weatherServer } from '../support/repo';
+import { tsServer, weatherServer } from '../support/repo';
 import { temporalAddress } from '../support/test-worker';
 import { spawnWorkerProcess, writeMcpConfig, type WorkerProcess } from '../support/worker-process';
 
@@ -45,7 +47,7 @@ describe('server-side context strategies', () => {
     fake = await startFakeMessagesApi({ mode: 'scripted' });
     connection = await Connection.connect({ address: temporalAddress() });
     conversations = new ConversationClient(new Client({ connection, dataConverter }), { taskQueue });
-    worker = await spawnWorkerProcess({ address: temporalAddress(), taskQueue, mcpConfigPath: writeMcpConfig([weatherServer()]), claudeBaseUrl: fake.url });
+    worker = await spawnWorkerProcess({ address: temporalAddress(), taskQueue, mcpConfigPath: writeMcpConfig([weatherServer(), tsServer('lab', 'test/fixtures/lab-server.ts')]), claudeBaseUrl: fake.url });
   });
   afterAll(async () => {
     await worker?.stop();
@@ -134,6 +136,23 @@ describe('server-side context strategies', () => {
     const plain = fake.requests[before]!;
     expect(plain.headers['anthropic-beta']).toBeUndefined();
     expect(bodyOf(plain).context_management).toBeUndefined();
+    await conversations.end(id);
+  }, 120_000);
+
+  test('a large tool result: the next request is counted by the API, not estimated, and the guard escalates on the count', async () => {
+    const first = fake.requests.length;
+    fake.enqueue(reply([{ type: 'tool_use', id: 'toolu_big', name: 'blob', input: { seed: 'count', size: 72_000 } }], 'tool_use'), reply([{ type: 'text', text: '读完了。' }], 'end_turn'));
+    // A window of 20,000 tokens: the count (some 18,000) is past 80% of it.
+    const { id, result } = await conversations.start('读一下这份大文件', { wait: true, contextWindow: 20_000 });
+    expect(result).toMatchObject({ status: 'completed', text: '读完了。', toolCalls: 1 });
+    const requests = fake.requests.slice(first);
+    expect(requests.map((r) => r.path)).toEqual(['/v1/messages', '/v1/messages/count_tokens', '/v1/messages']);
+    // What was counted is what went out next, max_tokens and stream aside.
+    const { max_tokens: _max, stream: _stream, ...next } = requests[2]!.body as Record<string, unknown>;
+    expect(requests[1]!.body).toEqual(next);
+    // The count tripped the guard (keep_all → placeholder_tool_results:2), and the last reply's
+    // prompt, still past 80% of the window, tripped it again (→ last_turns:2).
+    expect((await conversations.status(id)).context.strategy).toBe('last_turns:2');
     await conversations.end(id);
   }, 120_000);
 });
