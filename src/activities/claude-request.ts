@@ -17,7 +17,7 @@ import { serverContextFields } from '../context/context-editing';
 import { applyContextStrategy } from '../context/context-strategy';
 import { withThinkingTurnStart } from '../context/thinking-view';
 import { transcriptProblem } from '../context/validate-pairing';
-import { thinkingProblem, thinkingRequestFields } from '../conversation/thinking';
+import { thinkingBetas, thinkingProblem, thinkingRequestFields } from '../conversation/thinking';
 import { HostError } from '../errors/host-error';
 import type { TranscriptReader } from './transcript-reader';
 import type { ClaudeCallInput } from './types';
@@ -72,5 +72,7 @@ export async function buildClaudeRequest(transcripts: Pick<TranscriptReader, 'me
     ...(thinking !== undefined ? thinkingRequestFields(thinking) : {}),
     ...(serverContext !== undefined ? { context_management: serverContext.context_management } : {}),
   };
-  return { body, ...(serverContext !== undefined ? { betas: serverContext.betas } : {}) };
+  // Budget thinking with tools thinks between the calls too (interleaved): its beta header.
+  const betas = [...(serverContext?.betas ?? []), ...thinkingBetas(thinking, body.tools !== undefined && body.tools.length > 0)];
+  return { body, ...(betas.length > 0 ? { betas } : {}) };
 }

@@ -84,3 +84,14 @@ export function thinkingRequestFields(thinking: Thinking): Pick<MessageCreatePar
   if (thinking.type === 'enabled') return { thinking: { type: 'enabled', budget_tokens: thinking.budgetTokens } };
   return { thinking: { type: 'adaptive' }, ...(thinking.effort !== undefined ? { output_config: { effort: thinking.effort } } : {}) };
 }
+
+/**
+ * The beta header that lets a budget (`enabled`) thinking think between tool calls, not only before
+ * the first: interleaved thinking. Adaptive thinking interleaves by itself and needs none.
+ */
+export const INTERLEAVED_THINKING_BETA = 'interleaved-thinking-2025-05-14';
+
+/** The beta headers `thinking` needs in a request with `tools` (none when off or adaptive). */
+export function thinkingBetas(thinking: Thinking | undefined, hasTools: boolean): string[] {
+  return thinking?.type === 'enabled' && hasTools ? [INTERLEAVED_THINKING_BETA] : [];
+}

@@ -83,6 +83,9 @@ describe('extended thinking on the wire', () => {
     { kind: 'last_turns', turns: 1 },
     { kind: 'placeholder_tool_results', keepRecentTurns: 1 },
     { kind: 'summarize', keepRecentTurns: 1 },
+    // The API's own: under their triggers here, so everything goes (test/integration/compaction.test.ts compacts).
+    { kind: 'compact' },
+    { kind: 'clear_tool_uses', keepToolUses: 1 },
   ];
 
   test.each(STRATEGIES.map((s) => [formatContextStrategy(s), s] as const))('two turns of two tool rounds each, context %s', async (_name, context) => {
@@ -101,15 +104,19 @@ describe('extended thinking on the wire', () => {
     // The summariser's own call sends no thinking and no assistant message; every turn call does both.
     const calls = requests.filter((r) => bodyOf(r).messages.some((m) => m.role === 'assistant') || bodyOf(r).thinking !== undefined);
     expect(calls).toHaveLength(6);
-    for (const request of calls) expect(bodyOf(request)).toMatchObject({ thinking: BUDGET, max_tokens: BUDGET.budget_tokens + 1024 });
+    for (const request of calls) {
+      expect(bodyOf(request)).toMatchObject({ thinking: BUDGET, max_tokens: BUDGET.budget_tokens + 1024 });
+      // A budget with tools thinks between the calls: the interleaved-thinking beta, beside any other.
+      expect(request.headers['anthropic-beta']?.split(',').map((b) => b.trim())).toContain('interleaved-thinking-2025-05-14');
+    }
     expectRepliesUnchanged(calls, [...first, ...second]);
 
     // Within each turn's loop, the request carries that turn's replies so far, as the fake sent them.
     const lastOfTurn2 = bodyOf(calls[5]!).messages;
     expect(lastOfTurn2.slice(-5).filter((m) => m.role === 'assistant').map(blocks)).toEqual(second.slice(0, 2).map((r) => r.content));
     const t1InTurn2 = JSON.stringify(lastOfTurn2).includes('t1: 北京 first.');
-    // keep_all and placeholder_tool_results send the first turn's replies too (its thinking included); the others do not.
-    expect(t1InTurn2).toBe(context.kind === 'keep_all' || context.kind === 'placeholder_tool_results');
+    // keep_all, placeholder_tool_results and the API's own (under their triggers) send the first turn's replies too (its thinking included); the others do not.
+    expect(t1InTurn2).toBe(!['last_turns', 'summarize'].includes(context.kind));
     await conversations.end(id);
   });
 
@@ -138,6 +145,8 @@ describe('extended thinking on the wire', () => {
     expect(await conversations.send(id, '再见')).toMatchObject({ status: 'completed', text: '再见。' });
     await conversations.end(id);
 
+    // Adaptive thinking interleaves by itself; off thinks not at all: no beta header either way.
+    for (const request of fake.requests.slice(before + 3)) expect(request.headers['anthropic-beta']).toBeUndefined();
     const [adaptive, off] = fake.requests.slice(before + 3).map(bodyOf);
     expect(adaptive).toMatchObject({ thinking: { type: 'adaptive' }, output_config: { effort: 'high' } });
     expect(off).not.toHaveProperty('thinking');
