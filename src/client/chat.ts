@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 import * as readline from 'node:readline/promises';
 import type { Settings } from '../config/settings';
 import type { TurnResult } from '../conversation/types';
-import { endConversation, history, newConversationId, sendMessage, startConversation, status } from './commands';
+import { endConversation, history, newConversationId, sendMessage, setContextStrategy, setThinking, startConversation, status } from './commands';
+import { parseContextStrategy } from '../context/strategy-spec';
+import { formatThinking, parseThinking } from '../conversation/thinking';
 import type { ConversationOptionsInput } from './conversation-options';
 import { LiveTurn } from './live-turn';
 import { approvalPrompt } from './approval-prompt';
@@ -17,7 +19,9 @@ import { renderResources } from './resources';
 /**
  * The `chat` REPL: each line is a user turn (sent as an update, answered when the turn is done).
  * `@server:uri` in a line attaches that resource, and `/prompt SERVER/NAME [K=V…]` runs a server's
- * prompt as the turn. `/resources`, `/history`, `/status`, `/end` and `/quit` are commands. With `--id` of an existing conversation
+ * prompt as the turn. `/resources`, `/history`, `/status`, `/end` and `/quit` are commands;
+ * `/thinking SPEC` and `/context SPEC` change the conversation's thinking (from its next turn) and
+ * context strategy (from its next Claude call), or the options of the one the next line starts. With `--id` of an existing conversation
  * it continues that one; otherwise the first line starts a new one.
  */
 export async function runChat(
@@ -45,7 +49,11 @@ export async function runChat(
   }
   // On a terminal, each turn's tool calls and answer show as they happen (src/client/live-turn.ts).
   const live = LiveTurn.choose(client, { answerPrefix: 'claude> ' });
-  console.log('type a message (@server:uri attaches a resource, Tab completes it); /prompt SERVER/NAME [K=V…], /resources, /history, /status, /end, /quit');
+  console.log(
+    'type a message (@server:uri attaches a resource, Tab completes it); /prompt SERVER/NAME [K=V…], /resources, /thinking SPEC, /context SPEC, /history, /status, /end, /quit',
+  );
+  // The options a new conversation starts with: /thinking and /context before the first line change them.
+  let conversation = options.conversation;
   try {
     for (;;) {
       let line: string;
@@ -59,6 +67,32 @@ export async function runChat(
       try {
         if (line === '/resources') {
           console.log(renderResources({ listed: await servers.resources(true) }));
+          continue;
+        }
+        const setting = /^\/(thinking|context)(?:\s+(\S+))?$/.exec(line);
+        if (setting) {
+          const [, what, spec] = setting;
+          if (spec === undefined) {
+            console.log(what === 'thinking' ? 'usage: /thinking off|adaptive|adaptive:EFFORT|BUDGET' : 'usage: /context keep_all|last_turns:N|placeholder_tool_results:N|summarize:N|compact[:TRIGGER]|clear_tool_uses:N[:TRIGGER]');
+            continue;
+          }
+          const started = id !== undefined && !id.startsWith('new:');
+          if (what === 'thinking') {
+            const thinking = parseThinking(spec);
+            if (started) console.log(`thinking: ${await setThinking(client, id as string, thinking)} (from the next turn)`);
+            else {
+              const { thinking: _old, ...rest } = conversation;
+              conversation = thinking !== null ? { ...rest, thinking } : rest;
+              console.log(`thinking: ${formatThinking(thinking)} (for the conversation the next line starts)`);
+            }
+          } else {
+            const strategy = parseContextStrategy(spec);
+            if (started) console.log(`context: ${await setContextStrategy(client, id as string, strategy)} (from the next Claude call)`);
+            else {
+              conversation = { ...conversation, context: strategy };
+              console.log(`context: ${spec} (for the conversation the next line starts)`);
+            }
+          }
           continue;
         }
         if (line === '/history' || line === '/status' || line === '/end') {
@@ -88,7 +122,7 @@ export async function runChat(
                 messageId,
                 ...extra,
                 wait: true,
-                conversation: options.conversation,
+                conversation,
                 defaultModel: settings.model,
               }).then((started) => {
                 id = started.id;
