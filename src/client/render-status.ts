@@ -12,7 +12,7 @@ export function renderStatus(s: ConversationStatus): string {
     ...(s.sampling && s.sampling.calls > 0
       ? [`sampling: ${s.sampling.calls} completion${s.sampling.calls === 1 ? '' : 's'} for servers, tokens: input ${s.sampling.usage.inputTokens}, output ${s.sampling.usage.outputTokens}`]
       : []),
-    `cost: ${s.cost.priced ? `$${s.cost.usd.toFixed(4)} (estimate)` : `unpriced model`}   context: ${s.context.strategy}, last prompt ${s.context.lastPromptTokens} of ${s.context.contextWindow} tokens${s.context.summaryCovers > 0 ? `, summary covers ${s.context.summaryCovers} messages` : ''}${s.context.compactions !== undefined ? `, compacted ${s.context.compactions}×` : ''}${s.thinking !== undefined ? `   thinking: ${s.thinking}` : ''}`,
+    `cost: ${s.cost.priced ? `$${s.cost.usd.toFixed(4)} (estimate)` : `unpriced model`}   context: ${s.context.strategy}, last prompt ${s.context.lastPromptTokens} of ${s.context.contextWindow} tokens${s.context.summaryCovers > 0 ? `, summary covers ${s.context.summaryCovers} messages` : ''}${s.context.compactions !== undefined ? `, compacted ${s.context.compactions}×` : ''}${s.thinking !== undefined ? `   thinking: ${s.thinking}` : ''}${s.toolSearch !== undefined && s.toolSearch !== 'auto' ? `   tool search: ${s.toolSearch}` : ''}`,
     `last stop_reason: ${s.lastStopReason ?? '-'}   last turn: ${s.lastTurn ? s.lastTurn.status : '-'}`,
     // Statuses of workers before tool approval have no such field.
     ...(s.pendingApprovals ?? []).map((p, i) => `${i === 0 ? 'waiting for approval: ' : '                      '}${pendingApprovalLine(p)}`),

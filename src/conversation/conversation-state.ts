@@ -237,6 +237,7 @@ export function statusOf(state: ConversationState, ended: boolean): Conversation
     pendingInputs: waitingInputs(state.inputs),
     ...(state.sampling.calls > 0 ? { sampling: state.sampling } : {}),
     ...(state.thinking !== null ? { thinking: formatThinking(state.thinking) } : {}),
+    toolSearch: state.options.toolSearch ?? 'auto',
     cost: estimateCost(state.usage, state.options.model, state.options.prices),
     context: {
       strategy: formatContextStrategy(state.contextStrategy),

@@ -200,6 +200,8 @@ export interface ConversationStatus {
   sampling?: { calls: number; usage: UsageTotals };
   /** Claude's thinking for the next turns, in the `--thinking` form (`adaptive:high`, `4096`); absent when off. */
   thinking?: string;
+  /** Tool search: `on`, `off` or `auto` (on once the tools pass 10% of the context window). */
+  toolSearch?: ToolSearchMode;
   /** An estimate from the usage totals and the price table. */
   cost: CostEstimate;
   context: {

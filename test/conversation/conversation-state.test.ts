@@ -42,6 +42,7 @@ describe('conversation state', () => {
       toolCalls: 0,
       toolErrors: 0,
       hostToolErrors: 0,
+      toolSearch: 'auto',
       usage: { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
       lastStopReason: null,
       lastTurn: null,

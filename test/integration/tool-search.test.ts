@@ -112,4 +112,16 @@ describe('tool search', () => {
     expect(request.tools).toHaveLength(60);
     expect(request.tools.some((t) => t.type !== undefined || 'defer_loading' in t)).toBe(false);
   }, 120_000);
+
+  test('auto over the threshold: the catalogue past 10% of the context window goes deferred beside the search tool', async () => {
+    const first = fake.requests.length;
+    fake.enqueue(endTurn('Hello.'));
+    // 60 tools of some 100 tokens each: past 10% of a 20,000-token window, far under 10% of 200,000.
+    const { id, result } = await conversations.start('hello', { wait: true, contextWindow: 20_000 });
+    expect(result?.status).toBe('completed');
+    const request = body(first);
+    expect(request.tools[0]).toEqual({ type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' });
+    expect(request.tools.slice(1).filter((t) => t.defer_loading !== true).map((t) => t.name)).toEqual(['billing_create_0']);
+    expect((await conversations.status(id)).toolSearch).toBe('auto');
+  }, 120_000);
 });
