@@ -3,6 +3,7 @@ import type { MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messag
 import { Context } from '@temporalio/activity';
 import { withCacheBreakpoints } from '../claude/cache-breakpoints';
 import { requestTools } from '../claude/request-tools';
+import { reusableContainer } from '../claude/server-tools';
 import { streamMessage } from '../claude/stream-message';
 import { claudeCallLimits, type ClaudeCallLimits } from '../errors/claude-time-limits';
 import { applyContextStrategy } from '../context/context-strategy';
@@ -85,8 +86,10 @@ export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput)
       const viewed = applyContextStrategy(messages, input.context.strategy, summary);
       const sent = thinking !== undefined ? withThinkingTurnStart(viewed) : viewed;
       // Tools even when the catalogue is empty, if the history holds tool calls: the API requires them.
-      // Deferred beside the search tool when tool search is on (no beta header: it is in the GA API).
-      const toolFields = requestTools(tools, sent, input.toolSearch);
+      // Deferred beside the search tool when tool search is on (no beta header: it is in the GA API);
+      // the conversation's server tools (web search, web fetch, code execution) first.
+      const toolFields = requestTools(tools, sent, input.toolSearch, input.serverTools);
+      const container = reusableContainer(input.container, input.serverTools, Date.now());
       const request = withCacheBreakpoints(
         {
           ...(input.system !== undefined ? { system: input.system } : {}),
@@ -108,6 +111,8 @@ export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput)
         ...(toolFields.tool_choice !== undefined ? { tool_choice: toolFields.tool_choice } : {}),
         // Only when on: a conversation without thinking sends what it always sent.
         ...(thinking !== undefined ? thinkingRequestFields(thinking) : {}),
+        // Code execution's container, reused while it lives (src/claude/server-tools.ts).
+        ...(container !== undefined ? { container } : {}),
       };
       const context = Context.current();
       const { activityId, attempt } = context.info;

@@ -90,6 +90,7 @@ export async function runChat(
                 wait: true,
                 conversation: options.conversation,
                 defaultModel: settings.model,
+                defaultServerTools: settings.serverTools,
               }).then((started) => {
                 id = started.id;
                 if (!live) console.log(`(conversation ${started.id})`);

@@ -7,6 +7,7 @@ import {
   addUserText,
   appendAssistant,
   appendMessages,
+  closeServerToolUses,
   recordModelCall,
   contextWindowFor,
   type ConversationState,
@@ -27,11 +28,14 @@ import { listedDigestOf, withStableToolNames } from '../conversation/stable-tool
 import { notRunResults, runToolsUntilCancelled } from './run-tools';
 import { isPatched, PATCHES } from './patches';
 
-/** The current catalogue, under the tool names this conversation already gave out. */
+/**
+ * The current catalogue, under the tool names this conversation already gave out, and never under
+ * the name of one of its server tools (the API refuses two tools of one name).
+ */
 async function refreshCatalog(state: ConversationState): Promise<void> {
   const listed = await catalogActivities(state.options).listTools(state.catalog ? { knownDigest: listedDigestOf(state.catalog) } : {});
   if (!listed.changed) return;
-  const stable = withStableToolNames(listed.catalog, state.toolNames);
+  const stable = withStableToolNames(listed.catalog, state.toolNames, (state.options.serverTools ?? []).map((tool) => tool.name));
   state.catalog = stable.catalog;
   state.toolNames = stable.given;
 }
@@ -86,7 +90,7 @@ function addedMessages(state: ConversationState): AddedMessages | undefined {
 
 /** `thinking`: the turn's setting, taken when it started (absent from the input when off). */
 async function askClaude(state: ConversationState, thinking: Thinking | null): Promise<ClaudeReply> {
-  const { model, maxTokens, system } = state.options;
+  const { model, maxTokens, system, serverTools } = state.options;
   const strategy = state.contextStrategy;
   const added = addedMessages(state);
   return claudeActivities(state.options).callClaude({
@@ -99,6 +103,9 @@ async function askClaude(state: ConversationState, thinking: Thinking | null): P
     promptCache: state.options.promptCache ?? { enabled: true },
     ...(thinking !== null ? { thinking } : {}),
     toolSearch: { mode: state.options.toolSearch ?? 'auto', contextWindow: contextWindowFor(state.options) },
+    // Only when the conversation offers some: other calls' inputs are what they always were.
+    ...(serverTools !== undefined && serverTools.length > 0 ? { serverTools } : {}),
+    ...(state.container !== undefined ? { container: state.container } : {}),
     ...(added !== undefined ? { added } : {}),
   });
 }
@@ -176,9 +183,16 @@ export async function runTurn(state: ConversationState, turn: PendingTurn, contr
 
   const settings: TurnSettings = { thinking: state.thinking ?? null };
   try {
-    return await runSteps(state, control, counts, result, settings);
+    const ended = await runSteps(state, control, counts, result, settings);
+    // A server tool call the turn ended before the API answered (paused, or deferred beside a
+    // tool_use) would make every later request invalid: it goes, as an unrun tool_use does.
+    closeServerToolUses(state);
+    return ended;
   } catch (err) {
-    if (isCancellation(err) && control.cancelledByUser()) return result('cancelled', '', null, 'cancelled by the user');
+    if (isCancellation(err) && control.cancelledByUser()) {
+      closeServerToolUses(state);
+      return result('cancelled', '', null, 'cancelled by the user');
+    }
     throw err;
   }
 }
@@ -233,6 +247,8 @@ async function runSteps(state: ConversationState, control: TurnControl, counts: 
     }
     const modelCalls = ++counts.modelCalls;
     recordModelCall(state, reply.usage, reply.stopReason);
+    // Code execution's container: the next calls send it back while it lives.
+    if (reply.container !== undefined) state.container = reply.container;
     forceSummary = guardContext(state, reply);
     const decision = decideOnStopReason(reply.stopReason);
     switch (decision.kind) {
