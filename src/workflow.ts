@@ -19,3 +19,4 @@ export type {
 } from './conversation/types';
 export type { ContextStrategy } from './context/context-strategy';
 export type { Thinking, ThinkingEffort } from './conversation/thinking';
+export type { ServerToolName, ServerToolSpec } from './claude/server-tools';

@@ -12,6 +12,7 @@
  */
 import { withCacheBreakpoints } from '../claude/cache-breakpoints';
 import { requestTools } from '../claude/request-tools';
+import { reusableContainer } from '../claude/server-tools';
 import type { StreamRequestBody } from '../claude/stream-message';
 import { serverContextFields } from '../context/context-editing';
 import { applyContextStrategy } from '../context/context-strategy';
@@ -45,8 +46,10 @@ export async function buildClaudeRequest(transcripts: Pick<TranscriptReader, 'me
   const viewed = applyContextStrategy(messages, input.context.strategy, summary);
   const sent = thinking !== undefined ? withThinkingTurnStart(viewed) : viewed;
   // Tools even when the catalogue is empty, if the history holds tool calls: the API requires them.
-  // Deferred beside the search tool when tool search is on (no beta header: it is in the GA API).
-  const toolFields = requestTools(tools, sent, input.toolSearch);
+  // Deferred beside the search tool when tool search is on (no beta header: it is in the GA API);
+  // the conversation's server tools (web search, web fetch, code execution) first.
+  const toolFields = requestTools(tools, sent, input.toolSearch, input.serverTools);
+  const container = reusableContainer(input.container, input.serverTools, Date.now());
   const request = withCacheBreakpoints(
     {
       ...(input.system !== undefined ? { system: input.system } : {}),
@@ -71,6 +74,8 @@ export async function buildClaudeRequest(transcripts: Pick<TranscriptReader, 'me
     // Only when on: a conversation without thinking sends what it always sent.
     ...(thinking !== undefined ? thinkingRequestFields(thinking) : {}),
     ...(serverContext !== undefined ? { context_management: serverContext.context_management } : {}),
+    // Code execution's container, reused while it lives (src/claude/server-tools.ts).
+    ...(container !== undefined ? { container } : {}),
   };
   // Budget thinking with tools thinks between the calls too (interleaved): its beta header.
   const betas = [...(serverContext?.betas ?? []), ...thinkingBetas(thinking, body.tools !== undefined && body.tools.length > 0)];

@@ -30,13 +30,15 @@ export function createCountTokens(deps: CountTokensDeps): (input: ClaudeCallInpu
     classified(async () => {
       if (!deps.enabled) return { skipped: COUNT_SKIPPED_OFFLINE };
       const { body, betas } = await buildClaudeRequest(deps.transcripts, input);
-      // The count takes the request's fields but max_tokens (and never streams).
-      const { max_tokens: _maxTokens, stream: _stream, ...fields } = body as typeof body & { stream?: boolean };
+      // The count takes the request's fields but max_tokens and the code execution container.
+      const fields: Partial<typeof body> & { container?: unknown } = { ...body };
+      delete fields.max_tokens;
+      delete fields.container;
       const signal = Context.current().cancellationSignal;
       const counted =
         betas !== undefined
           ? await deps.claude.beta.messages.countTokens({ ...fields, betas } as unknown as Parameters<Anthropic['beta']['messages']['countTokens']>[0], { signal })
-          : await deps.claude.messages.countTokens(fields as unknown as Parameters<Anthropic['messages']['countTokens']>[0], { signal });
+          : await deps.claude.messages.countTokens(fields as Parameters<Anthropic['messages']['countTokens']>[0], { signal });
       return { inputTokens: counted.input_tokens };
     });
 }

@@ -12,6 +12,7 @@ import type { ReplyUsage } from '../claude/reply-usage';
 import type { ServerInputRequest } from '../input/input-requests';
 import type { Thinking } from '../conversation/thinking';
 import type { ToolSearchSetting } from '../claude/tool-search';
+import type { ContainerRef, ServerToolSpec } from '../claude/server-tools';
 
 /** Input of `callClaude`. */
 export interface ClaudeCallInput {
@@ -35,6 +36,16 @@ export interface ClaudeCallInput {
    * tools go as they always went.
    */
   toolSearch?: ToolSearchSetting;
+  /**
+   * The conversation's server tools (src/claude/server-tools.ts), sent beside the MCP tools. Absent
+   * when it offers none, and in calls scheduled before they existed.
+   */
+  serverTools?: ServerToolSpec[];
+  /**
+   * The code execution container the conversation's last reply named: sent as the request's
+   * `container` while code execution is on and it has not expired, so Claude's code keeps its files.
+   */
+  container?: ContainerRef;
   /**
    * The messages added since the previous Claude call of this run (messages[from, transcript.messageCount)),
    * so a worker that holds the rest in its cache needs no query. Absent in calls scheduled before it
@@ -77,6 +88,8 @@ export interface ClaudeReply {
   stopReason: StopReason | null;
   stopSequence: string | null;
   usage: ReplyUsage;
+  /** The code execution container the reply used (absent when it used none): later calls reuse it. */
+  container?: ContainerRef;
 }
 
 /** Input of `listTools`: the digest the workflow already has, so an unchanged list costs nothing. */

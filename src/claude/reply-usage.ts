@@ -1,6 +1,11 @@
-import type { Usage } from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlock, Usage } from '@anthropic-ai/sdk/resources/messages';
+import { CODE_EXECUTION_CALL_NAMES } from './server-tools';
 
-/** The `usage` fields of one reply that the host records and adds up (null when the API left one out). */
+/**
+ * The `usage` fields of one reply that the host records and adds up (null when the API left one out).
+ * The server tool counters are present only when the reply used a server tool, so a reply without
+ * one is recorded as it was before server tools existed.
+ */
 export interface ReplyUsage {
   input_tokens: number;
   output_tokens: number;
@@ -11,6 +16,13 @@ export interface ReplyUsage {
    * which the top-level fields leave out): billed like any tokens. Absent when nothing compacted.
    */
   compaction?: { input_tokens: number; output_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number };
+  /** The API's own count of the reply's web searches and web fetches (`usage.server_tool_use`). */
+  server_tool_use?: { web_search_requests: number; web_fetch_requests: number };
+  /**
+   * Code execution calls in the reply: its `server_tool_use` blocks of code execution (Python, bash,
+   * file editor), counted by the host, since the API's usage has no counter for them.
+   */
+  code_execution_calls?: number;
 }
 
 /** One entry of the beta `usage.iterations` (a compaction, or the message itself). */
@@ -36,8 +48,15 @@ function compactionUsage(usage: Usage): ReplyUsage['compaction'] {
   };
 }
 
-/** The usage fields the host records (S8), cache fields defaulted to 0 when the API leaves them out. */
-export function toReplyUsage(usage: Usage): ReplyUsage {
+/**
+ * The usage fields the host records (S8), cache fields defaulted to 0 when the API leaves them out;
+ * with the reply's `content`, its code execution calls too.
+ */
+export function toReplyUsage(usage: Usage, content: readonly ContentBlock[] = []): ReplyUsage {
+  const server = usage.server_tool_use;
+  const searches = server?.web_search_requests ?? 0;
+  const fetches = server?.web_fetch_requests ?? 0;
+  const codeCalls = content.filter((b) => b.type === 'server_tool_use' && CODE_EXECUTION_CALL_NAMES.has(b.name)).length;
   const compaction = compactionUsage(usage);
   return {
     input_tokens: usage.input_tokens,
@@ -45,5 +64,7 @@ export function toReplyUsage(usage: Usage): ReplyUsage {
     cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
     cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
     ...(compaction !== undefined ? { compaction } : {}),
+    ...(searches > 0 || fetches > 0 ? { server_tool_use: { web_search_requests: searches, web_fetch_requests: fetches } } : {}),
+    ...(codeCalls > 0 ? { code_execution_calls: codeCalls } : {}),
   };
 }

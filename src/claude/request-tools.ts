@@ -9,9 +9,12 @@
  * `tool_choice: none` keeps the model from calling one.
  *
  * With tool search on (src/claude/tool-search.ts), the catalogue's tools go deferred beside the
- * search tool.
+ * search tool. The conversation's server tools (src/claude/server-tools.ts) go first, whatever the
+ * catalogue holds: the API runs them, so they stay offered when no MCP tool is left.
  */
 import type { MessageParam, Tool, ToolChoiceNone } from '@anthropic-ai/sdk/resources/messages';
+import { HostError } from '../errors/host-error';
+import { serverToolDefinitions, type ServerToolSpec } from './server-tools';
 import { withToolSearch, type RequestTool, type ToolSearchSetting } from './tool-search';
 
 /** What the API accepts as a tool name: a name it would refuse cannot be a stand-in. */
@@ -51,11 +54,25 @@ function standIn(name: string): Tool {
  * The catalogue's tools when there are any (deferred beside the search tool when `toolSearch` turns
  * it on); with none, stand-ins for the tools `messages` (what is
  * sent, after the context strategy) called, under `tool_choice: none`, when they hold tool blocks;
- * otherwise no tools at all.
+ * otherwise no tools at all. The server tools of `serverTools` go first in every case (under
+ * `tool_choice: none` they cannot be called either: that request only answers).
+ *
+ * @throws HostError (`host.invalid_request`, not retryable) when a catalogue tool has a server
+ *   tool's name: the API refuses tools of one name. The workflow never names an MCP tool so in a
+ *   conversation that offers that server tool (src/conversation/stable-tool-names.ts).
  */
-export function requestTools(catalog: readonly Tool[], messages: readonly MessageParam[], toolSearch?: ToolSearchSetting): RequestTools {
-  if (catalog.length > 0) return { tools: withToolSearch(catalog, messages, toolSearch) };
-  if (!hasToolBlocks(messages)) return {};
+export function requestTools(catalog: readonly Tool[], messages: readonly MessageParam[], toolSearch?: ToolSearchSetting, serverTools?: readonly ServerToolSpec[]): RequestTools {
+  const server = serverToolDefinitions(serverTools);
+  const clash = catalog.find((tool) => server.some((s) => s.name === tool.name));
+  if (clash !== undefined) {
+    throw new HostError(
+      `the MCP tool ${JSON.stringify(clash.name)} has the name of the ${clash.name} server tool this conversation offers; the API refuses two tools of one name`,
+      'host.invalid_request',
+      false,
+    );
+  }
+  if (catalog.length > 0) return { tools: [...server, ...withToolSearch(catalog, messages, toolSearch)] };
+  if (!hasToolBlocks(messages)) return server.length > 0 ? { tools: server } : {};
   const names = calledNames(messages);
-  return { tools: (names.length > 0 ? names : [FALLBACK_NAME]).map(standIn), tool_choice: { type: 'none' } };
+  return { tools: [...server, ...(names.length > 0 ? names : [FALLBACK_NAME]).map(standIn)], tool_choice: { type: 'none' } };
 }

@@ -66,7 +66,7 @@ export async function streamMessage(client: Anthropic, body: StreamRequestBody, 
     const stream: StreamLike =
       betas.length > 0
         ? client.beta.messages.stream({ ...body, betas: [...betas] } as unknown as Parameters<Anthropic['beta']['messages']['stream']>[0], requestOptions)
-        : client.messages.stream(body as MessageCreateParamsBase, requestOptions);
+        : client.messages.stream(body, requestOptions);
     stream.on('connect', progress);
     stream.on('streamEvent', progress);
     stream.on('text', (text) => {
@@ -83,7 +83,7 @@ export async function streamMessage(client: Anthropic, body: StreamRequestBody, 
         // Likewise.
       }
     });
-    return (await stream.finalMessage()) as unknown as Message;
+    return (await stream.finalMessage()) as Message;
   } catch (error) {
     if (cut) throw cut;
     // A body cut mid-stream (a reset, a proxy that closed) arrives as a plain error from the HTTP

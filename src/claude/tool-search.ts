@@ -15,9 +15,10 @@ import type {
   Tool,
   ToolSearchToolBm25_20251119,
 } from '@anthropic-ai/sdk/resources/messages';
+import type { ServerToolDefinition } from './server-tools';
 
-/** A tool as this host sends it: a catalogue tool (perhaps deferred), or the search tool. */
-export type RequestTool = Tool | ToolSearchToolBm25_20251119;
+/** A tool as this host sends it: a catalogue tool (perhaps deferred), the search tool, or a server tool. */
+export type RequestTool = Tool | ToolSearchToolBm25_20251119 | ServerToolDefinition;
 
 /** `--tool-search`: always, never, or past {@link AUTO_TOOL_SEARCH_SHARE} of the context window. */
 export type ToolSearchMode = 'on' | 'off' | 'auto';

@@ -81,7 +81,8 @@ export async function runChat(
             const thinking = parseThinking(spec);
             if (started) console.log(`thinking: ${await setThinking(client, id as string, thinking)} (from the next turn)`);
             else {
-              const { thinking: _old, ...rest } = conversation;
+              const rest = { ...conversation };
+              delete rest.thinking;
               conversation = thinking !== null ? { ...rest, thinking } : rest;
               console.log(`thinking: ${formatThinking(thinking)} (for the conversation the next line starts)`);
             }
@@ -124,6 +125,7 @@ export async function runChat(
                 wait: true,
                 conversation,
                 defaultModel: settings.model,
+                defaultServerTools: settings.serverTools,
               }).then((started) => {
                 id = started.id;
                 if (!live) console.log(`(conversation ${started.id})`);

@@ -25,6 +25,7 @@ import { parseContextStrategy } from '../context/strategy-spec';
 import type { ContextStrategy } from '../context/context-strategy';
 import { parseThinking, thinkingProblem, type Thinking } from '../conversation/thinking';
 import { isToolSearchMode, TOOL_SEARCH_MODES } from '../claude/tool-search';
+import { parseServerTools, type ServerToolSpec } from '../claude/server-tools';
 import { renderHistory } from './render-history';
 import { FOLLOW_FLAGS, followChoice, sendLive } from './live-turn';
 import { approveToolCalls, denyToolCalls, listPendingApprovals, renderApprovalAnswer, renderPendingApprovals, turnOrApproval, waitingNotice } from './approvals';
@@ -44,6 +45,7 @@ export const USAGE = `usage:
                 [--context keep_all|last_turns:N|placeholder_tool_results:N|summarize:N|compact[:TRIGGER]|
                            clear_tool_uses:N[:TRIGGER]] [--no-cache]
                 [--thinking off|adaptive|adaptive:EFFORT|BUDGET] [--tool-search on|off|auto]
+                [--server-tools none|web_search[:N],web_fetch[:N],code_execution]
                 [--root URI|PATH]… [--input-timeout SECONDS] [--attach SERVER:URI]… [--prompt SERVER/NAME [--arg K=V]…]
                 [--wait] MESSAGE
                                              (--context compact: the API compacts past TRIGGER input tokens (≥ 50000,
@@ -54,6 +56,8 @@ export const USAGE = `usage:
                                               (when unset, --max-tokens makes room for it);
                                               --tool-search: tools deferred beside the API's tool search tool,
                                               auto (default) once they pass 10% of the context window;
+                                              --server-tools: Claude's server tools, run by the API (N: at most N
+                                              uses per Claude call; default MCP_HOST_SERVER_TOOLS, else none);
                                               --root: roots offered to servers beside mcp.json's; --input-timeout:
                                               a server's request for input is declined by itself after that long;
                                               --attach: a resource goes into the message; --prompt: a server's prompt
@@ -78,7 +82,7 @@ export const USAGE = `usage:
                                               that JSON object; --accept with nothing: a URL visited, a completion
                                               allowed, a form whose fields all have defaults)
   mcp-host chat [--id ID] [--system TEXT] [--model M] [--context SPEC] [--no-cache] [--thinking SPEC] [--root URI|PATH]…
-                [--input-timeout S] [--tool-search on|off|auto]
+                [--input-timeout S] [--tool-search on|off|auto] [--server-tools none|NAME[:N],…]
   mcp-host login SERVER [--port N]           (OAuth login to an HTTP server of MCP_CONFIG, for every worker;
                                               tokens in MCP_HOST_OAUTH_STORE or ~/.config/durable-mcp-host/)
   mcp-host list [--state idle|running|ended] [--limit N] [--json]
@@ -155,6 +159,7 @@ const CONVERSATION_FLAGS = {
   'no-cache': { type: 'boolean' },
   thinking: { type: 'string' },
   'tool-search': { type: 'string' },
+  'server-tools': { type: 'string' },
   root: { type: 'string', multiple: true },
   'input-timeout': { type: 'string' },
 } as const;
@@ -191,6 +196,7 @@ function conversationFlags(values: {
   'no-cache'?: boolean | undefined;
   thinking?: string | undefined;
   'tool-search'?: string | undefined;
+  'server-tools'?: string | undefined;
   root?: string[] | undefined;
   'input-timeout'?: string | undefined;
 }): ConversationOptionsInput {
@@ -212,6 +218,12 @@ function conversationFlags(values: {
   if (toolSearch !== undefined && !isToolSearchMode(toolSearch)) {
     throw new UsageError(`--tool-search: must be one of ${TOOL_SEARCH_MODES.join(', ')}, not ${JSON.stringify(toolSearch)}`);
   }
+  let serverTools: ServerToolSpec[] | undefined;
+  try {
+    serverTools = values['server-tools'] !== undefined ? parseServerTools(values['server-tools']) : undefined;
+  } catch (e) {
+    throw new UsageError(`--server-tools: ${e instanceof Error ? e.message : String(e)}`);
+  }
   return {
     ...(values.model !== undefined ? { model: values.model } : {}),
     ...(values.system !== undefined ? { system: values.system } : {}),
@@ -223,6 +235,8 @@ function conversationFlags(values: {
     ...(inputTimeoutMs !== undefined ? { inputTimeoutMs } : {}),
     ...(thinking !== null ? { thinking } : {}),
     ...(toolSearch !== undefined ? { toolSearch } : {}),
+    // `none` is kept as `[]`: it overrides MCP_HOST_SERVER_TOOLS.
+    ...(serverTools !== undefined ? { serverTools } : {}),
   };
 }
 
@@ -289,6 +303,7 @@ export async function runCli(
           ...(content !== undefined ? { content } : {}),
           wait: values.wait === true,
           defaultModel: config().model,
+          defaultServerTools: config().serverTools,
           conversation,
         });
         out(started.id);

@@ -9,6 +9,7 @@ import { cancelTurnUpdate, endSignal, sendMessageUpdate, setContextStrategyUpdat
 import type { ContextStrategy } from '../context/context-strategy';
 import type { Thinking } from '../conversation/thinking';
 import { conversationOptions, WORKFLOW_TASK_TIMEOUT_MS, type ConversationOptionsInput } from './conversation-options';
+import type { ServerToolSpec } from '../claude/server-tools';
 import { readHistory } from './read-history';
 import { userMessageProblem } from '../conversation/user-message-problem';
 import { hasTurnContent, turnContentLabel, turnContentProblem, type TurnContent } from '../conversation/turn-content';
@@ -95,7 +96,7 @@ async function onConversation<T>(
 export async function startConversation(
   target: Target,
   message: string,
-  options: { id?: string; wait?: boolean; conversation: ConversationOptionsInput; defaultModel: string } & TurnOptions,
+  options: { id?: string; wait?: boolean; conversation: ConversationOptionsInput; defaultModel: string; defaultServerTools?: readonly ServerToolSpec[] } & TurnOptions,
 ): Promise<{ id: string; result?: TurnResult }> {
   checkUserMessage(message, options.content);
   const args = turnArgs(message, options.content);
@@ -103,7 +104,7 @@ export async function startConversation(
   const messageId = options.messageId ?? randomUUID();
   meta.messageId = messageId;
   const id = options.id ?? newConversationId();
-  const conversation = conversationOptions(options.conversation, options.defaultModel);
+  const conversation = conversationOptions(options.conversation, options.defaultModel, options.defaultServerTools);
   const workflowOptions = {
     taskQueue: target.taskQueue,
     workflowId: id,

@@ -25,6 +25,7 @@ import { connectClient } from './connect';
 import type { ConversationOptionsInput } from './conversation-options';
 import type { ContextStrategy } from '../context/context-strategy';
 import type { Thinking } from '../conversation/thinking';
+import type { ServerToolSpec } from '../claude/server-tools';
 import { randomUUID } from 'node:crypto';
 import type { ConversationEvent } from './conversation-events';
 import { followConversation, type Follower, type FollowOptions } from './follow-conversation';
@@ -40,6 +41,8 @@ export interface ConversationClientOptions {
   defaultModel?: string;
   /** The `mcp.json` whose servers' resources and prompts a turn may take (default `MCP_CONFIG`, else ./mcp.json). */
   mcpConfigPath?: string;
+  /** The server tools of conversations that choose none (default `MCP_HOST_SERVER_TOOLS` with `connect`, else none). */
+  defaultServerTools?: ServerToolSpec[];
 }
 
 /** How a conversation starts. */
@@ -61,6 +64,7 @@ export class ConversationClient {
   private readonly taskQueue: string;
   private readonly defaultModel: string;
   private readonly mcpConfigPath: string | undefined;
+  private readonly defaultServerTools: ServerToolSpec[];
 
   /** Wraps a connected Temporal client; `close` is then the caller's business. */
   constructor(
@@ -71,6 +75,7 @@ export class ConversationClient {
     this.taskQueue = options.taskQueue ?? DEFAULTS.taskQueue;
     this.defaultModel = options.defaultModel ?? DEFAULTS.model;
     this.mcpConfigPath = options.mcpConfigPath;
+    this.defaultServerTools = options.defaultServerTools ?? [];
   }
 
   /**
@@ -82,7 +87,11 @@ export class ConversationClient {
     const connected = await connectClient(settings);
     return new ConversationClient(
       connected.client,
-      { taskQueue: options.taskQueue ?? settings.taskQueue, defaultModel: options.defaultModel ?? settings.model },
+      {
+        taskQueue: options.taskQueue ?? settings.taskQueue,
+        defaultModel: options.defaultModel ?? settings.model,
+        defaultServerTools: options.defaultServerTools ?? settings.serverTools,
+      },
       () => connected.close(),
     );
   }
@@ -97,6 +106,7 @@ export class ConversationClient {
       wait: wait === true,
       conversation,
       defaultModel: this.defaultModel,
+      defaultServerTools: this.defaultServerTools,
     });
   }
 

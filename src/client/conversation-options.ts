@@ -3,6 +3,7 @@ import type { ConversationOptions } from '../conversation/types';
 import { DEFAULT_COMPACTION_THRESHOLD } from '../context/context-guard';
 import { contextWindowOf } from '../models/context-windows';
 import { isToolSearchMode, TOOL_SEARCH_MODES } from '../claude/tool-search';
+import { serverToolsProblem, type ServerToolSpec } from '../claude/server-tools';
 import { ADAPTIVE_THINKING_MAX_TOKENS, thinkingProblem, type Thinking } from '../conversation/thinking';
 
 /**
@@ -61,9 +62,18 @@ export type ConversationOptionsInput = Partial<ConversationOptions>;
  * src/models/context-windows.ts, the compaction threshold) are pinned here, in the workflow's
  * input, so that changing those tables never changes what a running conversation's replay
  * decides; the workflow falls back to the tables only for conversations started before this.
+ * Server tools not given take `defaultServerTools` (`MCP_HOST_SERVER_TOOLS`); `[]` is none.
  */
-export function conversationOptions(input: ConversationOptionsInput, defaultModel: string = DEFAULTS.model): ConversationOptions {
+export function conversationOptions(
+  input: ConversationOptionsInput,
+  defaultModel: string = DEFAULTS.model,
+  defaultServerTools: readonly ServerToolSpec[] = [],
+): ConversationOptions {
   const model = input.model ?? defaultModel;
+  const serverTools = input.serverTools ?? defaultServerTools;
+  // Checked first: a library caller's value may be anything.
+  const serverToolsIssue = serverToolsProblem(serverTools);
+  if (serverToolsIssue !== undefined) throw new Error(serverToolsIssue);
   const options: ConversationOptions = {
     model,
     maxTokens: input.maxTokens ?? defaultMaxTokens(input.thinking),
@@ -83,6 +93,8 @@ export function conversationOptions(input: ConversationOptionsInput, defaultMode
     ...(input.thinking !== undefined && input.thinking !== null ? { thinking: input.thinking } : {}),
     // Unset is `auto`; only a chosen mode is pinned in the input.
     ...(input.toolSearch !== undefined ? { toolSearch: input.toolSearch } : {}),
+    // None is left out, so a conversation without server tools starts as it always did.
+    ...(serverTools.length > 0 ? { serverTools: serverTools.map((tool) => ({ ...tool })) } : {}),
   };
   const positive = (name: string, value: number): void => {
     if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${String(value)}`);

@@ -24,8 +24,12 @@ function renderBlock(block: ContentBlockParam): string {
           : (block.content ?? []).map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join(' ');
       return `  ← tool_result${block.is_error ? ' [error]' : ''} (${block.tool_use_id}): ${oneLine(content)}`;
     }
+    case 'server_tool_use':
+      // Run by the API inside the call, not by the host.
+      return `  → server_tool_use ${block.name} ${JSON.stringify(block.input)} (${block.id})`;
     default:
-      return `  [${block.type}]`;
+      // A server tool's result (web_search_tool_result…) names the call it answers.
+      return 'tool_use_id' in block ? `  ← ${block.type} (${block.tool_use_id})` : `  [${block.type}]`;
   }
 }
 

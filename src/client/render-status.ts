@@ -1,6 +1,15 @@
-import type { ConversationStatus } from '../conversation/types';
+import type { ConversationStatus, UsageTotals } from '../conversation/types';
 import { pendingInputLine } from '../input/input-requests';
 import { pendingApprovalLine } from '../workflows/progress-text';
+
+/** `server tools: web search N, web fetch N, code execution N`, when the conversation used one. */
+function serverToolsLine(usage: UsageTotals): string[] {
+  const searches = usage.webSearchRequests ?? 0;
+  const fetches = usage.webFetchRequests ?? 0;
+  const code = usage.codeExecutionCalls ?? 0;
+  if (searches + fetches + code === 0) return [];
+  return [`server tools: web search ${searches}, web fetch ${fetches}, code execution ${code}`];
+}
 
 /** The status query's answer as `mcp-host status` and chat's `/status` print it. */
 export function renderStatus(s: ConversationStatus): string {
@@ -12,7 +21,9 @@ export function renderStatus(s: ConversationStatus): string {
     ...(s.sampling && s.sampling.calls > 0
       ? [`sampling: ${s.sampling.calls} completion${s.sampling.calls === 1 ? '' : 's'} for servers, tokens: input ${s.sampling.usage.inputTokens}, output ${s.sampling.usage.outputTokens}`]
       : []),
-    `cost: ${s.cost.priced ? `$${s.cost.usd.toFixed(4)} (estimate)` : `unpriced model`}   context: ${s.context.strategy}, last prompt ${s.context.lastPromptTokens} of ${s.context.contextWindow} tokens${s.context.summaryCovers > 0 ? `, summary covers ${s.context.summaryCovers} messages` : ''}${s.context.compactions !== undefined ? `, compacted ${s.context.compactions}×` : ''}${s.thinking !== undefined ? `   thinking: ${s.thinking}` : ''}${s.toolSearch !== undefined && s.toolSearch !== 'auto' ? `   tool search: ${s.toolSearch}` : ''}`,
+    // The server tools the API ran, when there were any (statuses before server tools have no such fields).
+    ...serverToolsLine(s.usage),
+    `cost: ${s.cost.priced ? `$${s.cost.usd.toFixed(4)} (estimate${s.cost.note !== undefined ? `; ${s.cost.note}` : ''})` : `unpriced model`}   context: ${s.context.strategy}, last prompt ${s.context.lastPromptTokens} of ${s.context.contextWindow} tokens${s.context.summaryCovers > 0 ? `, summary covers ${s.context.summaryCovers} messages` : ''}${s.context.compactions !== undefined ? `, compacted ${s.context.compactions}×` : ''}${s.thinking !== undefined ? `   thinking: ${s.thinking}` : ''}${s.toolSearch !== undefined && s.toolSearch !== 'auto' ? `   tool search: ${s.toolSearch}` : ''}`,
     `last stop_reason: ${s.lastStopReason ?? '-'}   last turn: ${s.lastTurn ? s.lastTurn.status : '-'}`,
     // Statuses of workers before tool approval have no such field.
     ...(s.pendingApprovals ?? []).map((p, i) => `${i === 0 ? 'waiting for approval: ' : '                      '}${pendingApprovalLine(p)}`),

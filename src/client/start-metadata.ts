@@ -7,6 +7,7 @@
 import type { ConversationOptions } from '../conversation/types';
 import { formatContextStrategy } from '../context/strategy-spec';
 import { formatThinking } from '../conversation/thinking';
+import { formatServerTools } from '../claude/server-tools';
 import { clip } from '../workflows/progress-text';
 
 /** Characters of the first message in the one-line summary. */
@@ -24,6 +25,7 @@ export function startMetadata(message: string, options: ConversationOptions): { 
     `prompt cache: ${options.promptCache?.enabled === false ? 'off' : 'on'}`,
     // Only when set: the details of a conversation without thinking stay as they were.
     ...(options.thinking !== undefined ? [`thinking: ${formatThinking(options.thinking)}`] : []),
+    ...(options.serverTools !== undefined && options.serverTools.length > 0 ? [`server tools: ${formatServerTools(options.serverTools)}`] : []),
     ...(options.system !== undefined ? [`system prompt: ${Array.from(options.system).length} characters`] : []),
   ];
   return {

@@ -4,6 +4,7 @@
  */
 import * as path from 'node:path';
 import { DEFAULT_TEMPORAL_NAMESPACE, loadConnectionConfig, type TemporalConnectionConfig } from '../temporal/connection-config';
+import { parseServerTools, type ServerToolSpec } from '../claude/server-tools';
 
 /** Defaults shared by the worker, the CLI and the docs. */
 export const DEFAULTS = {
@@ -35,6 +36,21 @@ export interface Settings {
   anthropicBaseUrl: string | undefined;
   anthropicVersion: string | undefined;
   model: string;
+  /**
+   * The server tools of new conversations that choose none (`MCP_HOST_SERVER_TOOLS`, in the
+   * `--server-tools` form: `web_search,web_fetch:3,code_execution` or `none`); default none.
+   */
+  serverTools: ServerToolSpec[];
+}
+
+/** `MCP_HOST_SERVER_TOOLS`, read; a wrong value is refused by name, so a typo never goes unseen. */
+function serverToolsSetting(value: string | undefined): ServerToolSpec[] {
+  if (value === undefined) return [];
+  try {
+    return parseServerTools(value);
+  } catch (err) {
+    throw new Error(`MCP_HOST_SERVER_TOOLS: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -54,5 +70,6 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, cwd: string =
     anthropicBaseUrl: nonEmpty(env.ANTHROPIC_BASE_URL),
     anthropicVersion: nonEmpty(env.ANTHROPIC_VERSION),
     model: nonEmpty(env.CLAUDE_MODEL) ?? DEFAULTS.model,
+    serverTools: serverToolsSetting(nonEmpty(env.MCP_HOST_SERVER_TOOLS)),
   };
 }

@@ -6,6 +6,7 @@ import { compactionCount } from '../context/compaction';
 import { DEFAULT_CONTEXT_STRATEGY, type ContextStrategy } from '../context/context-strategy';
 import type { ContextSummary } from '../context/context-summary';
 import type { ReplyUsage } from '../claude/reply-usage';
+import type { ContainerRef } from '../claude/server-tools';
 import { rememberResult, type AcceptedTurn } from './accepted-turns';
 import { toolRouteEntries } from './tool-routes';
 import type { GivenToolNames } from './stable-tool-names';
@@ -13,7 +14,7 @@ import { formatContextStrategy } from '../context/strategy-spec';
 import { contextWindowOf } from '../models/context-windows';
 import { estimateCost } from './cost';
 import { digestOf, extendDigest, EMPTY_DIGEST } from './digest';
-import { withUserText } from './transcript';
+import { withoutUnansweredServerToolUses, withUserText } from './transcript';
 import { hasTurnContent, withTurnContent, type TurnContent } from './turn-content';
 import { formatThinking, type Thinking } from './thinking';
 import { addUsage, NO_USAGE } from './usage-totals';
@@ -84,6 +85,11 @@ export interface ConversationState {
    * sends no `thinking` field. A turn keeps the setting it started with (see `runTurn`).
    */
   thinking: Thinking | null;
+  /**
+   * The code execution container the last reply that used one named (server tools): later Claude
+   * calls send it back while it lives. Absent until code runs, and in runs before server tools.
+   */
+  container?: ContainerRef;
 }
 
 /** The context window the guard works with: configured, or known for the model. */
@@ -176,6 +182,19 @@ export function appendAssistant(state: ConversationState, content: ContentBlockP
   }
   const previous: ContentBlockParam[] = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content;
   state.messages = [...state.messages.slice(0, -1), { role: 'assistant', content: [...previous, ...content] }];
+  state.digest = digestOf(state.messages);
+}
+
+/**
+ * At the end of a turn: drops the `server_tool_use` blocks no result answers (a paused or deferred
+ * server tool call the turn ended before: see {@link withoutUnansweredServerToolUses}), so the next
+ * request is valid. Rare, so the digest is recomputed then (a worker's cached transcript misses
+ * once, and is read again: the digest check); usually nothing changes.
+ */
+export function closeServerToolUses(state: ConversationState): void {
+  const closed = withoutUnansweredServerToolUses(state.messages);
+  if (closed === null) return;
+  state.messages = closed;
   state.digest = digestOf(state.messages);
 }
 

@@ -5,7 +5,9 @@
  * the history would then name a tool that no longer exists. So the conversation keeps every name it
  * gave out, per (server, MCP tool), and each new catalogue is renamed to match: a tool keeps the name
  * it had; a new tool keeps the catalogue's name unless the conversation already gave that name to
- * another tool, then it gets a suffix. Pure and deterministic: workflow state.
+ * another tool, then it gets a suffix. Names the conversation keeps for something else (its server
+ * tools: an MCP tool named `web_search` beside the API's web search) are never given to an MCP tool
+ * either. Pure and deterministic: workflow state.
  */
 import { digestOf } from './digest';
 import { fnv1a, hex8 } from './fnv1a';
@@ -29,13 +31,19 @@ function hash8(text: string): string {
 /**
  * The catalogue under the names this conversation gave out, and the names given out after it.
  * A catalogue that needs no renaming comes back as it is (same digest); a renamed one gets the
- * digest of what it now holds and remembers the listed digest in `sourceDigest`.
+ * digest of what it now holds and remembers the listed digest in `sourceDigest`. A new tool listed
+ * under one of the `reserved` names (the conversation's server tools) gets a suffix, as if the
+ * conversation had given that name out already.
  */
-export function withStableToolNames(listed: ToolCatalog, given: GivenToolNames): { catalog: ToolCatalog; given: GivenToolNames } {
+export function withStableToolNames(
+  listed: ToolCatalog,
+  given: GivenToolNames,
+  reserved: readonly string[] = [],
+): { catalog: ToolCatalog; given: GivenToolNames } {
   const nameOf = new Map(given.map(([server, mcpName, claudeName]) => [refKey(server, mcpName), claudeName]));
   const owner = new Map(given.map(([server, mcpName, claudeName]) => [claudeName, refKey(server, mcpName)]));
   const entries = toolRouteEntries(listed);
-  const taken = new Set<string>();
+  const taken = new Set<string>(reserved);
   const chosen: string[] = [];
   // Names already given out first, so that a new tool can never take one of them.
   entries.forEach(([, route], i) => {

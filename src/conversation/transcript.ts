@@ -53,6 +53,45 @@ export function withoutToolUses(content: readonly ContentBlockParam[], why: stri
   return kept.length > 0 ? kept : [{ type: 'text', text: note }];
 }
 
+/** The id a server tool's result block answers (`web_search_tool_result`…), or undefined for any other block. */
+function serverResultId(block: ContentBlockParam): string | undefined {
+  return block.type !== 'tool_result' && block.type.endsWith('_tool_result') && 'tool_use_id' in block ? block.tool_use_id : undefined;
+}
+
+/**
+ * The messages without the `server_tool_use` blocks that no result answers, or null when
+ * there are none. The API leaves a server tool's call unanswered in two cases only, and takes it
+ * back only there: at the end of a paused turn (`pause_turn`: the request that continues it must
+ * end with that assistant message), and beside a `tool_use` (the call is deferred until the tool
+ * results come back alone in the next user message). A turn that ends otherwise (the iteration
+ * limit, a failed or cancelled call, `max_tokens`) would leave such a call in the history, and
+ * every later request would be refused (``web_search` tool use … was found without a
+ * corresponding `web_search_tool_result` block``). So, as for `tool_use`, the history never keeps
+ * one: it goes, and an assistant message left empty says why.
+ */
+export function withoutUnansweredServerToolUses(messages: readonly MessageParam[]): MessageParam[] | null {
+  const answered = new Set<string>();
+  const asked: string[] = [];
+  for (const message of messages) {
+    if (typeof message.content === 'string') continue;
+    for (const block of message.content) {
+      const id = serverResultId(block);
+      if (id !== undefined) answered.add(id);
+      if (block.type === 'server_tool_use') asked.push(block.id);
+    }
+  }
+  // Nearly always: every call answered (or none made), and nothing is copied.
+  if (asked.every((id) => answered.has(id))) return null;
+  return messages.map((message): MessageParam => {
+    if (message.role !== 'assistant' || typeof message.content === 'string') return message;
+    const kept = message.content.filter((block) => block.type !== 'server_tool_use' || answered.has(block.id));
+    if (kept.length === message.content.length) return message;
+    const dropped = message.content.length - kept.length;
+    const note = `[host: ${dropped} server tool call(s) removed: the turn ended before the API answered them]`;
+    return { role: 'assistant', content: kept.length > 0 ? kept : [{ type: 'text', text: note }] };
+  });
+}
+
 /** One user message carrying every tool result, in the order of the `tool_use` blocks (S17). */
 export function toolResultsMessage(results: readonly ToolResultBlock[]): MessageParam {
   return { role: 'user', content: results.map((result) => ({ ...result })) };

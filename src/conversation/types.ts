@@ -13,8 +13,12 @@ import type { PendingInput } from '../input/input-requests';
 import type { TurnContent } from './turn-content';
 import type { Thinking } from './thinking';
 import type { ToolSearchMode } from '../claude/tool-search';
+import type { ServerToolSpec } from '../claude/server-tools';
+import type { UsageTotals } from './usage-totals';
 
 export type { ContentBlockParam, MessageParam, StopReason, Tool };
+/** Token usage summed over a conversation, with its server tool calls (src/conversation/usage-totals.ts). */
+export type { UsageTotals };
 
 /** Per-conversation settings, fixed when the conversation starts (the client fills defaults). */
 export interface ConversationOptions {
@@ -64,6 +68,11 @@ export interface ConversationOptions {
    * search tool, `off` never, `auto` (unset) once their definitions pass 10% of the context window.
    */
   toolSearch?: ToolSearchMode;
+  /**
+   * Claude's server tools (src/claude/server-tools.ts): web search, web fetch, code execution, run
+   * by the API beside the MCP tools. Unset or empty: none.
+   */
+  serverTools?: ServerToolSpec[];
 }
 
 /** Where an MCP tool lives: the Claude-visible name maps back to exactly this. */
@@ -130,14 +139,6 @@ export interface ToolCatalog {
    * (`src/conversation/stable-tool-names.ts`): the digest the MCP layer listed it under.
    */
   sourceDigest?: string;
-}
-
-/** Token usage summed over a conversation (S8: recorded from every response). */
-export interface UsageTotals {
-  inputTokens: number;
-  outputTokens: number;
-  cacheCreationInputTokens: number;
-  cacheReadInputTokens: number;
 }
 
 /** How one user turn ended. */

@@ -10,7 +10,17 @@ export interface ModelPrice {
   cacheWritePerMTok: number;
   /** Reading the prompt cache (0.1× input). */
   cacheReadPerMTok: number;
+  /** USD per 1,000 web searches (server tool); unset: {@link WEB_SEARCH_PER_THOUSAND}, the list price. */
+  webSearchPerThousand?: number;
 }
+
+/**
+ * Web search's list price, USD per 1,000 searches, the same on every model (its results are
+ * billed as input tokens besides). Web fetch costs nothing beyond the tokens of what it fetched.
+ * Code execution is billed by container time (per container-hour, after an organization's free
+ * hours each month), which no reply reports: the estimate leaves it out, and says so.
+ */
+export const WEB_SEARCH_PER_THOUSAND = 10;
 
 /** Prices by model-name prefix: `claude-sonnet-4` prices `claude-sonnet-4-20250514` (see `lookupByModel`). */
 export type PriceTable = Record<string, ModelPrice>;

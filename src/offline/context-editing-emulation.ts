@@ -163,7 +163,7 @@ function compacted(answer: MessageAnswer, messages: Json[], edit: Json): Message
   ];
   return {
     ...answer,
-    content: [compaction as unknown as MessageAnswer['content'][number], ...answer.content],
+    content: [compaction, ...answer.content],
     usage: { ...answer.usage, input_tokens: after, iterations } as MessageAnswer['usage'],
   };
 }

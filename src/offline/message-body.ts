@@ -1,4 +1,4 @@
-import type { ServerToolUseBlock, Usage } from '@anthropic-ai/sdk/resources/messages';
+import type { Container, ServerToolUsage, ServerToolUseBlock, Usage } from '@anthropic-ai/sdk/resources/messages';
 import { randomId } from './random-id';
 import type { AnswerContentBlock, AnswerServerToolUseBlock, AnswerToolUseBlock, MessageAnswer } from './messages-api-answer';
 
@@ -22,6 +22,19 @@ export interface FakeMessageBody {
   usage: FakeUsage;
   /** Beta: the context edits the server applied (only when the answer says so). */
   context_management?: { applied_edits: unknown[] };
+  /** Only when the answer names one (code execution). */
+  container?: Container | null;
+}
+
+/**
+ * The `usage.server_tool_use` the real API would report for these blocks: one web search per
+ * `web_search_tool_result` with results, one web fetch per `web_fetch_tool_result` that fetched.
+ * Undefined when the answer ran neither.
+ */
+function serverToolUsage(content: readonly AnswerContentBlock[]): ServerToolUsage | undefined {
+  const searches = content.filter((b) => b.type === 'web_search_tool_result' && Array.isArray(b.content)).length;
+  const fetches = content.filter((b) => b.type === 'web_fetch_tool_result' && b.content.type === 'web_fetch_result').length;
+  return searches > 0 || fetches > 0 ? { web_search_requests: searches, web_fetch_requests: fetches } : undefined;
 }
 
 /** Roughly 4 bytes a token: crude, but it grows with the conversation, which is what callers watch. */
@@ -40,6 +53,7 @@ export function buildMessageBody(answer: MessageAnswer, model: string, requestBy
     return block;
   });
   const outputBytes = Buffer.byteLength(JSON.stringify(content), 'utf8');
+  const serverTools = answer.usage?.server_tool_use === undefined ? serverToolUsage(answer.content) : undefined;
   return {
     id: randomId('msg_'),
     type: 'message',
@@ -53,8 +67,10 @@ export function buildMessageBody(answer: MessageAnswer, model: string, requestBy
       output_tokens: estimateTokens(outputBytes),
       cache_creation_input_tokens: 0,
       cache_read_input_tokens: 0,
+      ...(serverTools !== undefined ? { server_tool_use: serverTools } : {}),
       ...answer.usage,
     },
     ...(answer.contextManagement !== undefined ? { context_management: answer.contextManagement } : {}),
+    ...(answer.container !== undefined ? { container: answer.container } : {}),
   };
 }

@@ -61,11 +61,12 @@ function blockEvents(block: Block, index: number, chunkChars: number): StreamEve
  * The events the real API streams for a message (`stream: true`): `message_start` with the message
  * shell and input usage, each content block as `content_block_start`, its deltas (`text_delta`,
  * `input_json_delta` for tool_use and server_tool_use, `thinking_delta` and `signature_delta`) and `content_block_stop`,
- * a `ping`, then `message_delta` with the stop reason and the final usage, and `message_stop`.
+ * a `ping`, then `message_delta` with the stop reason (and the container, when there is one) and the
+ * final usage, and `message_stop`.
  * Accumulated (as the SDK's `MessageStream` does) they give back `body` exactly.
  */
 export function messageEvents(body: FakeMessageBody, chunkChars: number = DEFAULT_CHUNK_CHARS): StreamEvent[] {
-  const { content, stop_reason: stopReason, stop_sequence: stopSequence, usage, context_management: contextManagement, ...shell } = body;
+  const { content, stop_reason: stopReason, stop_sequence: stopSequence, usage, context_management: contextManagement, container, ...shell } = body;
   const events: StreamEvent[] = [
     {
       event: 'message_start',
@@ -81,11 +82,12 @@ export function messageEvents(body: FakeMessageBody, chunkChars: number = DEFAUL
     events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
   });
   events.push(
+    // The container comes with the stop reason, as the real API streams it (the SDK copies it over).
     {
       event: 'message_delta',
       data: {
         type: 'message_delta',
-        delta: { stop_reason: stopReason, stop_sequence: stopSequence },
+        delta: { stop_reason: stopReason, stop_sequence: stopSequence, ...(container !== undefined ? { container } : {}) },
         usage,
         ...(contextManagement !== undefined ? { context_management: contextManagement } : {}),
       },

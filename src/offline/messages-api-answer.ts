@@ -2,7 +2,7 @@
  * What the fake Messages API answers a valid request with, as a responder decides it: a message
  * built from content blocks, or an HTTP error with the real API's error body.
  */
-import type { ContentBlock, ServerToolUseBlock, StopReason, TextBlock, ToolUseBlock, Usage } from '@anthropic-ai/sdk/resources/messages';
+import type { Container, ContentBlock, ServerToolUseBlock, StopReason, TextBlock, ToolUseBlock, Usage } from '@anthropic-ai/sdk/resources/messages';
 import type { ReceivedRequest } from './received-request';
 
 /** A text block as a responder writes it: `citations` may be left out. */
@@ -82,8 +82,13 @@ export interface MessageAnswer {
   /** Any string, so tests can also send a stop reason the SDK does not know yet. */
   stop_reason: StopReason | (string & {});
   stop_sequence?: string | null;
-  /** Overrides the estimated usage field by field. */
+  /**
+   * Overrides the estimated usage field by field. Without `server_tool_use`, an answer holding web
+   * search or web fetch results gets the count of them, as the real API reports its server tools.
+   */
   usage?: Partial<Usage>;
+  /** The code execution container the answer used (the real API's `container`; absent: none). */
+  container?: Container | null;
   /** Extra response headers (e.g. rate-limit headers). */
   headers?: Record<string, string>;
   /** The response's `context_management` (beta): the edits the server applied, e.g. tool uses cleared. */

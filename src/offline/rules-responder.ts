@@ -278,6 +278,41 @@ function searchFor(tool: ToolInfo, request: Json, messages: Json[], userText: st
   return { type: 'server_tool_use', name: searchTool, input: { query } };
 }
 
+/** The server tools a request offers (web search, web fetch, code execution), by name. */
+function offeredServerTools(tools: unknown): string[] {
+  if (!Array.isArray(tools)) return [];
+  return (tools as unknown[])
+    .filter(isRecord)
+    .flatMap((tool) => (typeof tool.type === 'string' && /^(web_search|web_fetch|code_execution)_/.test(tool.type) && typeof tool.name === 'string' ? [tool.name] : []));
+}
+
+/**
+ * What the stand-in says when a request offers server tools and no MCP tool fits: it cannot reach
+ * the web nor run code (the API runs those tools, on Anthropic's servers), so it says so plainly,
+ * and never makes up a search result.
+ */
+function cannotRunServerTools(server: readonly string[], names: readonly string[], chinese: boolean): MessageAnswer {
+  const web = server.filter((n) => n === 'web_search' || n === 'web_fetch');
+  const code = server.includes('code_execution');
+  const parts: string[] = [];
+  if (chinese) {
+    parts.push('我是离线模拟的 Claude，不是 Claude 本身');
+    if (web.length > 0) parts.push(`，无法搜索或抓取网页（${web.join('、')} 由 Anthropic 的服务器运行，需要 ANTHROPIC_API_KEY），没有搜索任何内容`);
+    if (code) parts.push(`${web.length > 0 ? '；也' : '，'}无法运行代码（code_execution 同样在 Anthropic 的服务器上运行）`);
+    parts.push('。');
+    if (names.length > 0) parts.push(`我可以使用这些工具：${names.join('、')}。`);
+    return say(parts.join(''));
+  }
+  parts.push('I am an offline stand-in for Claude, not Claude itself');
+  if (web.length > 0) {
+    parts.push(`, so I cannot search or fetch the web: ${web.join(' and ')} ${web.length === 1 ? 'runs' : 'run'} on Anthropic's servers, which need an ANTHROPIC_API_KEY. Nothing was searched`);
+  }
+  if (code) parts.push(`${web.length > 0 ? '. Nor can I' : ', so I cannot'} run code: code_execution runs on Anthropic's servers too`);
+  parts.push('.');
+  if (names.length > 0) parts.push(` Tools I can use: ${names.join(', ')}.`);
+  return say(parts.join(''));
+}
+
 /**
  * Answers a (validated) Messages API request body by fixed rules, as the `message` answer the fake
  * then serves:
@@ -286,7 +321,9 @@ function searchFor(tool: ToolInfo, request: Json, messages: Json[], userText: st
  *   description → `tool_use` of that tool, required string arguments filled from the text;
  * - nothing matches but the previous call's tool takes one string argument and the text names a
  *   value ("那上海呢") → the same tool again with that value;
- * - otherwise `end_turn` listing the tools. Chinese answers for Chinese questions.
+ * - otherwise `end_turn` listing the tools; when the request offers server tools (web search, web
+ *   fetch, code execution), saying plainly that the stand-in cannot search or fetch the web or run
+ *   code. Chinese answers for Chinese questions.
  * Under `tool_choice: none` it calls no tool, as the real API. A deferred tool (tool search) is
  * searched for first, in the same answer, unless a search loaded it already. With thinking on (`enabled` or
  * `adaptive`) the answer starts with a signed thinking block that says what the rules decided.
@@ -339,6 +376,8 @@ function answerByRules(request: Json): MessageAnswer {
   }
 
   const names = tools.map((t) => t.name);
+  const server = offeredServerTools(request.tools);
+  if (server.length > 0) return cannotRunServerTools(server, names, chinese);
   if (chinese) {
     const list = names.length > 0 ? `我可以使用这些工具：${names.join('、')}。` : '目前没有可用的工具。';
     return say(`你好！（离线模拟的 Claude）${list}`);

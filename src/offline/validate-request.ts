@@ -6,6 +6,7 @@
 
 import { validateThinkingBlocks, validateThinkingSettings } from './validate-thinking';
 import { validateToolSearchBlocks, validateToolSearchTools } from './validate-tool-search';
+import { validateContainerField, validateServerToolBlocks, validateServerToolDefinitions } from './validate-server-tools';
 
 type Json = Record<string, unknown>;
 
@@ -237,6 +238,8 @@ export function validateMessagesRequest(body: unknown): string | null {
   if (toolsError) return toolsError;
   const searchToolsError = validateToolSearchTools(body.tools);
   if (searchToolsError) return searchToolsError;
+  const serverToolsError = validateServerToolDefinitions(body.tools) ?? validateContainerField(body.container);
+  if (serverToolsError) return serverToolsError;
   const choiceError = validateToolChoice(body.tool_choice, names);
   if (choiceError) return choiceError;
   const { temperature } = body;
@@ -260,6 +263,8 @@ export function validateMessagesRequest(body: unknown): string | null {
   if (pairingError) return pairingError;
   const searchBlocksError = validateToolSearchBlocks(records, names);
   if (searchBlocksError) return searchBlocksError;
+  const serverBlocksError = validateServerToolBlocks(records, body.tools);
+  if (serverBlocksError) return serverBlocksError;
   if (hasToolBlocks(records) && names.size === 0) {
     return 'Requests which include `tool_use` or `tool_result` blocks must define tools.';
   }

@@ -27,7 +27,13 @@ export type ScriptToolUseBlock = AnswerToolUseBlock;
  */
 export type ScriptServerToolUseBlock = AnswerServerToolUseBlock;
 
-/** Any content block the real API can return; text and tool_use in their lenient script forms. */
+/**
+ * Any content block the real API can return; text and tool_use in their lenient script forms. A
+ * web search, web fetch or code execution round trip is a `server_tool_use` and its result block
+ * (`web_search_tool_result`…, typed as the SDK's), with `stop_reason: 'pause_turn'` when the turn is
+ * to be continued; the fake fills `usage.server_tool_use` from the web search and fetch results
+ * unless the step sets it, and sends a step's `container` (code execution) as the real API does.
+ */
 export type ScriptContentBlock = AnswerContentBlock;
 
 /** Answer 200 with a full Message body built from this content. */

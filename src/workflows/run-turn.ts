@@ -7,6 +7,7 @@ import {
   addUserText,
   appendAssistant,
   appendMessages,
+  closeServerToolUses,
   recordModelCall,
   contextWindowFor,
   type ConversationState,
@@ -27,11 +28,14 @@ import { listedDigestOf, withStableToolNames } from '../conversation/stable-tool
 import { notRunResults, runToolsUntilCancelled } from './run-tools';
 import { COUNT_TOKENS_PATCH, isPatched, PATCHES } from './patches';
 
-/** The current catalogue, under the tool names this conversation already gave out. */
+/**
+ * The current catalogue, under the tool names this conversation already gave out, and never under
+ * the name of one of its server tools (the API refuses two tools of one name).
+ */
 async function refreshCatalog(state: ConversationState): Promise<void> {
   const listed = await catalogActivities(state.options).listTools(state.catalog ? { knownDigest: listedDigestOf(state.catalog) } : {});
   if (!listed.changed) return;
-  const stable = withStableToolNames(listed.catalog, state.toolNames);
+  const stable = withStableToolNames(listed.catalog, state.toolNames, (state.options.serverTools ?? []).map((tool) => tool.name));
   state.catalog = stable.catalog;
   state.toolNames = stable.given;
 }
@@ -86,7 +90,7 @@ function addedMessages(state: ConversationState): AddedMessages | undefined {
 
 /** A Claude call's input for the conversation as it stands (`thinking`: the turn's setting; null when off). */
 function claudeCallInput(state: ConversationState, thinking: Thinking | null): ClaudeCallInput {
-  const { model, maxTokens, system } = state.options;
+  const { model, maxTokens, system, serverTools } = state.options;
   const strategy = state.contextStrategy;
   return {
     transcript: transcriptRef(state),
@@ -98,6 +102,9 @@ function claudeCallInput(state: ConversationState, thinking: Thinking | null): C
     promptCache: state.options.promptCache ?? { enabled: true },
     ...(thinking !== null ? { thinking } : {}),
     toolSearch: { mode: state.options.toolSearch ?? 'auto', contextWindow: contextWindowFor(state.options) },
+    // Only when the conversation offers some: other calls' inputs are what they always were.
+    ...(serverTools !== undefined && serverTools.length > 0 ? { serverTools } : {}),
+    ...(state.container !== undefined ? { container: state.container } : {}),
   };
 }
 
@@ -208,9 +215,16 @@ export async function runTurn(state: ConversationState, turn: PendingTurn, contr
 
   const settings: TurnSettings = { thinking: state.thinking ?? null };
   try {
-    return await runSteps(state, control, counts, result, settings);
+    const ended = await runSteps(state, control, counts, result, settings);
+    // A server tool call the turn ended before the API answered (paused, or deferred beside a
+    // tool_use) would make every later request invalid: it goes, as an unrun tool_use does.
+    closeServerToolUses(state);
+    return ended;
   } catch (err) {
-    if (isCancellation(err) && control.cancelledByUser()) return result('cancelled', '', null, 'cancelled by the user');
+    if (isCancellation(err) && control.cancelledByUser()) {
+      closeServerToolUses(state);
+      return result('cancelled', '', null, 'cancelled by the user');
+    }
     throw err;
   }
 }
@@ -265,6 +279,8 @@ async function runSteps(state: ConversationState, control: TurnControl, counts: 
     }
     const modelCalls = ++counts.modelCalls;
     recordModelCall(state, reply.usage, reply.stopReason);
+    // Code execution's container: the next calls send it back while it lives.
+    if (reply.container !== undefined) state.container = reply.container;
     forceSummary = guardContext(state, reply);
     const decision = decideOnStopReason(reply.stopReason);
     switch (decision.kind) {

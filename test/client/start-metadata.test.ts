@@ -21,3 +21,10 @@ describe('startMetadata and thinking (issue 29)', () => {
     expect(startMetadata('hi', options).staticDetails).not.toContain('thinking');
   });
 });
+
+describe('startMetadata with server tools', () => {
+  test('the details name them, in the --server-tools form; without them nothing changes', () => {
+    expect(startMetadata('hi', conversationOptions({ serverTools: [{ name: 'web_search', maxUses: 5 }, { name: 'code_execution' }] })).staticDetails).toContain('server tools: web_search:5,code_execution');
+    expect(startMetadata('hi', conversationOptions({})).staticDetails).not.toContain('server tools');
+  });
+});

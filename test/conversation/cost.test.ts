@@ -60,4 +60,20 @@ describe('estimateCost', () => {
     expect(estimateCost(only('inputTokens', 0), 'claude-sonnet-4-6')).toEqual({ usd: 0, priced: true });
     expect(estimateCost(only('inputTokens', 10), 'claude-3-haiku-20240307')).toEqual({ usd: 0.000003, priced: true });
   });
+
+  test('web searches at $10 per 1,000 (list price, any model); web fetches cost their tokens only', () => {
+    const usage: UsageTotals = { inputTokens: 1_000, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, webSearchRequests: 3, webFetchRequests: 7 };
+    // 1000×3 µ$ + 3 × $0.01
+    expect(estimateCost(usage, 'claude-sonnet-4-6')).toEqual({ usd: 0.033, priced: true });
+    expect(estimateCost({ ...usage, inputTokens: 0 }, 'claude-haiku-4-5')).toEqual({ usd: 0.03, priced: true });
+    // A price table of one's own may price searches otherwise.
+    const table: PriceTable = { 'my-model': { inputPerMTok: 1, outputPerMTok: 1, cacheWritePerMTok: 1, cacheReadPerMTok: 1, webSearchPerThousand: 5 } };
+    expect(estimateCost({ ...usage, inputTokens: 0 }, 'my-model', table)).toEqual({ usd: 0.015, priced: true });
+  });
+
+  test('code execution: its container time is not estimated, and the estimate says so', () => {
+    const usage: UsageTotals = { ...only('inputTokens', 0), codeExecutionCalls: 2 };
+    expect(estimateCost(usage, 'claude-sonnet-4-6')).toEqual({ usd: 0, priced: true, note: 'code execution container time not included: billed per container-hour after the free hours' });
+    expect(estimateCost(only('inputTokens'), 'claude-sonnet-4-6').note).toBeUndefined();
+  });
 });

@@ -29,4 +29,18 @@ describe('usage totals (S8: usage is recorded from every response)', () => {
     expect(NO_USAGE.inputTokens).toBe(0);
     expect(result).not.toBe(totals);
   });
+
+  test('server tools: counted only once used, so totals without them keep their shape', () => {
+    const plain = addUsage(NO_USAGE, { input_tokens: 1, output_tokens: 1 });
+    expect(plain).toEqual({ inputTokens: 1, outputTokens: 1, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 });
+    const searched = addUsage(plain, { input_tokens: 1, output_tokens: 1, server_tool_use: { web_search_requests: 2, web_fetch_requests: 0 } });
+    expect(searched).toEqual({ inputTokens: 2, outputTokens: 2, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, webSearchRequests: 2 });
+    const more = addUsage(searched, { input_tokens: 0, output_tokens: 0, server_tool_use: { web_search_requests: 1, web_fetch_requests: 3 }, code_execution_calls: 4 });
+    expect(more).toMatchObject({ webSearchRequests: 3, webFetchRequests: 3, codeExecutionCalls: 4 });
+  });
+
+  test('totals recorded before server tools (no such fields) load and add up as zero', () => {
+    const old = JSON.parse('{"inputTokens":10,"outputTokens":5,"cacheCreationInputTokens":0,"cacheReadInputTokens":0}') as typeof NO_USAGE;
+    expect(addUsage(old, { input_tokens: 0, output_tokens: 0, server_tool_use: { web_search_requests: 1, web_fetch_requests: 0 } })).toEqual({ ...old, webSearchRequests: 1 });
+  });
 });

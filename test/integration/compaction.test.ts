@@ -152,7 +152,9 @@ describe('server-side context strategies', () => {
     const requests = fake.requests.slice(first);
     expect(requests.map((r) => r.path)).toEqual(['/v1/messages', '/v1/messages/count_tokens', '/v1/messages']);
     // What was counted is what went out next, max_tokens and stream aside.
-    const { max_tokens: _max, stream: _stream, ...next } = requests[2]!.body as Record<string, unknown>;
+    const next = { ...(requests[2]!.body as Record<string, unknown>) };
+    delete next.max_tokens;
+    delete next.stream;
     expect(requests[1]!.body).toEqual(next);
     // The count tripped the guard (keep_all → placeholder_tool_results:2), and the last reply's
     // prompt, still past 80% of the window, tripped it again (→ last_turns:2).

@@ -117,4 +117,36 @@ describe('respondByRules', () => {
     const messages = [{ role: 'user', content: '北京今天天气怎么样' }];
     expect(ask(messages)).toEqual(ask(messages));
   });
+
+  describe('server tools offered: it cannot reach the web nor run code, and says so plainly', () => {
+    const webSearch = { type: 'web_search_20250305', name: 'web_search' };
+    const webFetch = { type: 'web_fetch_20250910', name: 'web_fetch' };
+    const code = { type: 'code_execution_20250825', name: 'code_execution' };
+
+    it('no search result is made up: a plain end_turn saying it is a stand-in that cannot search or fetch the web', () => {
+      const step = ask([{ role: 'user', content: 'Search the web for the latest Temporal release' }], [webSearch, webFetch, englishWeather]);
+      expect(step.stop_reason).toBe('end_turn');
+      expect(step.content.map((b) => b.type)).toEqual(['text']);
+      expect(text(step)).toBe(
+        `${OFFLINE_PREFIX}I am an offline stand-in for Claude, not Claude itself, so I cannot search or fetch the web: web_search and web_fetch run on Anthropic's servers, which need an ANTHROPIC_API_KEY. Nothing was searched. Tools I can use: get_weather.`,
+      );
+    });
+
+    it('code execution likewise', () => {
+      expect(text(ask([{ role: 'user', content: 'Compute the 30th Fibonacci number in Python' }], [code]))).toBe(
+        `${OFFLINE_PREFIX}I am an offline stand-in for Claude, not Claude itself, so I cannot run code: code_execution runs on Anthropic's servers too.`,
+      );
+      expect(text(ask([{ role: 'user', content: 'Search, then compute' }], [webSearch, code]))).toMatch(/cannot search or fetch the web: web_search runs on .*Nothing was searched\. Nor can I run code/);
+    });
+
+    it('in Chinese for a Chinese question', () => {
+      expect(text(ask([{ role: 'user', content: '帮我上网搜索一下最新的新闻' }], [webSearch]))).toBe(
+        `${OFFLINE_PREFIX}我是离线模拟的 Claude，不是 Claude 本身，无法搜索或抓取网页（web_search 由 Anthropic 的服务器运行，需要 ANTHROPIC_API_KEY），没有搜索任何内容。`,
+      );
+    });
+
+    it('an MCP tool that fits is still called', () => {
+      expect(toolUse(ask([{ role: 'user', content: '北京今天天气怎么样' }], [webSearch, weather]))).toEqual({ name: 'get_weather', input: { city: '北京' } });
+    });
+  });
 });

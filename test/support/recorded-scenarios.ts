@@ -13,6 +13,7 @@ import type { TurnContent } from '../../src/conversation/turn-content';
 import type { Thinking } from '../../src/conversation/thinking';
 import type { ContextStrategy } from '../../src/context/context-strategy';
 import { tsServer, weatherServer } from './repo';
+import { citedText, webSearchResult, webSearchUse } from './server-tool-blocks';
 
 /** One user turn and the fields of its result the recording insists on. */
 export interface RecordedTurn {
@@ -543,5 +544,36 @@ export const RECORDED_SCENARIOS: readonly RecordedScenario[] = [
     status: { state: 'ended', turnsCompleted: 2, modelCalls: 3, toolCalls: 1, toolErrors: 0, hostToolErrors: 0 },
     requests: 3,
     activities: ['listTools', 'callClaude', 'callTool', 'callClaude', 'listTools', 'callClaude'],
+  },
+  {
+    // Server tools: `serverTools: web_search` sends the API's web search beside the MCP tools. Turn
+    // 1: the reply pauses (pause_turn) after a search; its server_tool_use and web_search_tool_result
+    // stay in the history exactly and go back; the continuation joins the same assistant message. Turn
+    // 2: a search deferred beside a tool_use (the API runs it once the tool results come back alone),
+    // its result opening the next reply. No MCP tool runs for a search; the status counts them.
+    name: 'server-tools',
+    servers: () => [weatherServer()],
+    options: { serverTools: [{ name: 'web_search', maxUses: 5 }] },
+    script: [
+      {
+        kind: 'message',
+        content: [{ type: 'text', text: '我来搜一下。' }, webSearchUse('srvtoolu_replay_01', 'durable execution'), webSearchResult('srvtoolu_replay_01')],
+        stop_reason: 'pause_turn',
+      },
+      { kind: 'message', content: [citedText('Durable execution 让程序在故障中继续运行。')], stop_reason: 'end_turn' },
+      {
+        kind: 'message',
+        content: [webSearchUse('srvtoolu_replay_02', '北京 新闻'), { type: 'tool_use', id: 'toolu_replay_01', name: 'get_weather', input: { city: '北京' } }],
+        stop_reason: 'tool_use',
+      },
+      { kind: 'message', content: [webSearchResult('srvtoolu_replay_02'), { type: 'text', text: '北京晴，新闻也查好了。' }], stop_reason: 'end_turn' },
+    ],
+    turns: [
+      { text: '什么是 durable execution？', expect: { status: 'completed', text: 'Durable execution 让程序在故障中继续运行。', modelCalls: 2, toolCalls: 0 } },
+      { text: '北京天气呢？顺便搜一下新闻。', expect: { status: 'completed', text: '北京晴，新闻也查好了。', modelCalls: 2, toolCalls: 1 } },
+    ],
+    status: { state: 'ended', turnsCompleted: 2, modelCalls: 4, toolCalls: 1, toolErrors: 0, hostToolErrors: 0 },
+    requests: 4,
+    activities: ['listTools', 'callClaude', 'callClaude', 'listTools', 'callClaude', 'callTool', 'callClaude'],
   },
 ];

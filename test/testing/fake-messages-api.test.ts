@@ -1,8 +1,11 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { APIConnectionError, APIError, BadRequestError, InternalServerError, OverloadedError } from '@anthropic-ai/sdk';
-import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlock, Message, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { signThinking, startFakeMessagesApi, type FakeMessagesApi } from '../../src/testing';
+import { toRequestContent } from '../../src/claude/reply-content';
+import { serverToolDefinitions } from '../../src/claude/server-tools';
 import { API_KEY, caught, MODEL, sdkClientFor, weatherTool } from '../support/fake-api-client';
+import { bashResult, bashUse, citedText, webSearchResult, webSearchUse } from '../support/server-tool-blocks';
 
 describe('fake Messages API, scripted mode', () => {
   let fake: FakeMessagesApi;
@@ -416,5 +419,53 @@ describe('fake Messages API and extended thinking', () => {
     expect(edited.apiMessage).toBe('messages.1.content.0: Invalid `signature` in `thinking` block');
     fake.enqueue({ kind: 'message', content: [{ type: 'text', text: '晴。' }], stop_reason: 'end_turn' });
     expect((await ask([thought, use])).content).toMatchObject([{ type: 'text', text: '晴。' }]);
+  });
+});
+
+describe('fake Messages API and server tools', () => {
+  let fake: FakeMessagesApi;
+  let client: Anthropic;
+  const tools = serverToolDefinitions([{ name: 'web_search' }, { name: 'code_execution' }]);
+  const ask: MessageParam = { role: 'user', content: 'What is durable execution?' };
+
+  beforeAll(async () => {
+    fake = await startFakeMessagesApi();
+    client = sdkClientFor(fake.url);
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
+
+  it.each([false, true])('a paused server tool round trip (streamed: %p): the blocks, the counts and the container as the real API sends them', async (streamed) => {
+    const content: ContentBlock[] = [citedText('Let me search.'), webSearchUse('srvtoolu_s1', 'durable execution'), webSearchResult('srvtoolu_s1'), bashUse('srvtoolu_s2', 'ls'), bashResult('srvtoolu_s2', 'a.txt\n')];
+    const container = { id: 'container_011CPR5CNjB747bTd36fQLFk', expires_at: '2026-12-08T10:30:00Z', skills: null };
+    fake.enqueue({ kind: 'message', content, stop_reason: 'pause_turn', container });
+    const params = { model: MODEL, max_tokens: 256, tools, messages: [ask] };
+    const message: Message = streamed ? await client.messages.stream(params).finalMessage() : await client.messages.create(params);
+    expect(message.stop_reason).toBe('pause_turn');
+    expect(message.content).toEqual(content);
+    // Filled from the results, as the real API counts what it ran.
+    expect(message.usage.server_tool_use).toEqual({ web_search_requests: 1, web_fetch_requests: 0 });
+    expect(message.container).toEqual(container);
+
+    // Sent back as the host sends it, the paused turn continues; the container goes back too.
+    fake.enqueue({ kind: 'message', content: [{ type: 'text', text: 'Done.' }], stop_reason: 'end_turn', usage: { server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 } } });
+    const next = await client.messages.create({ ...params, container: container.id, messages: [ask, { role: 'assistant', content: toRequestContent(message.content) }] });
+    expect(next.content).toEqual([{ type: 'text', text: 'Done.' }]);
+    expect(next.usage.server_tool_use).toEqual({ web_search_requests: 0, web_fetch_requests: 0 });
+    expect(fake.requests.at(-1)?.body).toMatchObject({ container: container.id });
+  });
+
+  it('refuses, with the API\'s 400, a server tool use the request offers no tool for', async () => {
+    const error = (await caught(
+      client.messages.create({
+        model: MODEL,
+        max_tokens: 64,
+        tools: [weatherTool],
+        messages: [ask, { role: 'assistant', content: toRequestContent([webSearchUse('srvtoolu_s3', 'q'), webSearchResult('srvtoolu_s3')]) }, { role: 'user', content: 'ok' }],
+      }),
+    )) as APIError;
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error.apiMessage).toBe('messages.1.content.0: `web_search` server tool use requires a `web_search` tool in `tools`');
   });
 });

@@ -10,7 +10,8 @@ import { bundleWorkflowCode, Worker, type WorkflowBundleOption } from '@temporal
 import { DeterminismViolationError } from '@temporalio/workflow';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ClaudeCallInput } from '../../src/activities/types';
+import type { ClaudeCallInput, ClaudeReply } from '../../src/activities/types';
+import type { ConversationSummary } from '../../src/conversation/types';
 import { dataConverter } from '../../src/temporal/data-converter';
 import { workflowPreloadModules } from '../../src/worker/workflow-bundle';
 import { historyFromJson } from '../support/history-json';
@@ -162,6 +163,34 @@ describe('recorded workflow histories', () => {
     const first = replies.find((r) => Array.isArray((r as { content?: unknown }).content)) as { content: Array<{ type: string }>; usage: { compaction?: unknown } };
     expect(first.content.map((b) => b.type)).toEqual(['compaction', 'tool_use']);
     expect(first.usage.compaction).toEqual({ input_tokens: 61_000, output_tokens: 40, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
+  });
+
+  test('server-tools: every call offers the web search, the replies keep their server blocks and counts, and no MCP tool ran for a search', () => {
+    const { history } = readHistory('server-tools');
+    const events = history.events ?? [];
+    const decode = (payload: { data?: Uint8Array | null } | undefined): unknown => JSON.parse(Buffer.from(payload?.data ?? new Uint8Array()).toString('utf8'));
+    const inputs = events.flatMap((e) => {
+      const scheduled = e.activityTaskScheduledEventAttributes;
+      return scheduled?.activityType?.name === 'callClaude' ? [decode(scheduled.input?.payloads?.[0]) as ClaudeCallInput] : [];
+    });
+    expect(inputs.map((input) => input.serverTools)).toEqual(Array(4).fill([{ name: 'web_search', maxUses: 5 }]));
+    const replies = events.flatMap((e) => (e.activityTaskCompletedEventAttributes ? [decode(e.activityTaskCompletedEventAttributes.result?.payloads?.[0])] : []));
+    const claude = replies.filter((r): r is ClaudeReply => typeof r === 'object' && r !== null && 'stopReason' in r);
+    expect(claude.map((r) => r.stopReason)).toEqual(['pause_turn', 'end_turn', 'tool_use', 'end_turn']);
+    expect(claude.map((r) => r.content.map((b) => b.type))).toEqual([
+      ['text', 'server_tool_use', 'web_search_tool_result'],
+      ['text'],
+      ['server_tool_use', 'tool_use'],
+      ['web_search_tool_result', 'text'],
+    ]);
+    expect(claude.map((r) => r.usage.server_tool_use?.web_search_requests ?? 0)).toEqual([1, 0, 0, 1]);
+    // The one MCP call is the weather tool's, not a search.
+    const toolCalls = events.flatMap((e) => (e.activityTaskScheduledEventAttributes?.activityType?.name === 'callTool' ? [decode(e.activityTaskScheduledEventAttributes.input?.payloads?.[0])] : []));
+    expect(toolCalls).toEqual([expect.objectContaining({ tool: 'get_weather', toolUseId: 'toolu_replay_01' })]);
+    const completed = events.at(-1)?.workflowExecutionCompletedEventAttributes;
+    const summary = decode(completed?.result?.payloads?.[0]) as ConversationSummary;
+    expect(summary.status.usage).toMatchObject({ webSearchRequests: 2 });
+    expect(summary.status.cost.usd).toBeGreaterThanOrEqual(0.02);
   });
 
   test('tool-approval: the patch marker before the first approval, the waiting search attribute set and cleared, the denied calls never scheduled', () => {
