@@ -20,7 +20,7 @@ import { startMetadata } from '../src/client/start-metadata';
 import { PROGRESS_ATTRIBUTES, WAITING_INPUT_ATTRIBUTE } from '../src/workflows/progress-attributes';
 import { findTemporalCli } from '../src/temporal/find-temporal-cli';
 import { conversationWorkflow } from '../src/workflows';
-import { approveToolCallsUpdate, denyToolCallsUpdate, endSignal, respondToInputUpdate, sendMessageUpdate, setContextStrategyUpdate, setThinkingUpdate, statusQuery } from '../src/workflows/definitions';
+import { approveToolCallsUpdate, denyToolCallsUpdate, endSignal, respondToInputUpdate, sendMessageUpdate, setBudgetUpdate, setContextStrategyUpdate, setThinkingUpdate, statusQuery } from '../src/workflows/definitions';
 import { RECORDED_SCENARIOS, recordedWorkflowId, type RecordedApproval, type RecordedInput, type RecordedScenario } from '../test/support/recorded-scenarios';
 import { historyToJson } from '../test/support/history-json';
 import { REPO_ROOT } from '../test/support/repo';
@@ -99,6 +99,7 @@ async function record(scenario: RecordedScenario): Promise<string> {
     for (const [index, turn] of scenario.turns.entries()) {
       if (turn.setThinking !== undefined) await handle.executeUpdate(setThinkingUpdate, { args: [turn.setThinking] });
       if (turn.context !== undefined) await handle.executeUpdate(setContextStrategyUpdate, { args: [turn.context] });
+      if (turn.budget !== undefined) await handle.executeUpdate(setBudgetUpdate, { args: [turn.budget] });
       const answer = handle.executeUpdate(sendMessageUpdate, { args: turn.content !== undefined ? [turn.text, turn.content] : [turn.text] });
       if (turn.approvals) await sendApprovals(handle, turn.approvals);
       if (turn.inputs) await sendInputs(handle, turn.inputs);

@@ -19,4 +19,5 @@ export type {
 } from './conversation/types';
 export type { ContextStrategy } from './context/context-strategy';
 export type { Thinking, ThinkingEffort } from './conversation/thinking';
+export type { Budget, BudgetLeft } from './conversation/budget';
 export type { ServerToolName, ServerToolSpec } from './claude/server-tools';

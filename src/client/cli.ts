@@ -11,7 +11,7 @@ import { readSettings, type Settings } from '../config/settings';
 import type { TurnResult } from '../conversation/types';
 import { runChat } from './chat';
 import { login } from './login';
-import { cancelTurn, endConversation, history, setContextStrategy, setThinking, listConversations, startConversation, status } from './commands';
+import { cancelTurn, endConversation, history, setBudget, setContextStrategy, setThinking, listConversations, startConversation, status } from './commands';
 import { LISTED_STATES } from './conversation-listing';
 import { renderListing } from './render-listing';
 import { renderStatus } from './render-status';
@@ -24,6 +24,7 @@ import type { ConversationOptionsInput } from './conversation-options';
 import { parseContextStrategy } from '../context/strategy-spec';
 import type { ContextStrategy } from '../context/context-strategy';
 import { parseThinking, thinkingProblem, type Thinking } from '../conversation/thinking';
+import { budgetProblem, type Budget } from '../conversation/budget';
 import { isToolSearchMode, TOOL_SEARCH_MODES } from '../claude/tool-search';
 import { parseServerTools, type ServerToolSpec } from '../claude/server-tools';
 import { renderHistory } from './render-history';
@@ -45,6 +46,7 @@ export const USAGE = `usage:
                 [--context keep_all|last_turns:N|placeholder_tool_results:N|summarize:N|compact[:TRIGGER]|
                            clear_tool_uses:N[:TRIGGER]] [--no-cache]
                 [--thinking off|adaptive|adaptive:EFFORT|BUDGET] [--tool-search on|off|auto]
+                [--budget-usd N] [--budget-tokens N]
                 [--server-tools none|web_search[:N],web_fetch[:N],code_execution]
                 [--root URI|PATH]… [--input-timeout SECONDS] [--attach SERVER:URI]… [--prompt SERVER/NAME [--arg K=V]…]
                 [--wait] MESSAGE
@@ -72,6 +74,8 @@ export const USAGE = `usage:
   mcp-host context ID SPEC                   (keep_all|last_turns:N|placeholder_tool_results:N|summarize:N|
                                               compact[:TRIGGER]|clear_tool_uses:N[:TRIGGER], from the next Claude call)
   mcp-host thinking ID off|adaptive|adaptive:EFFORT|BUDGET                          (from the next turn)
+  mcp-host budget ID [--usd N] [--tokens N] | --none   (the spending limit, from the next Claude call; a turn
+                                              stopped budget_exceeded goes on with the next one once raised)
   mcp-host cancel ID                         (cancels the running turn only; the conversation goes on)
   mcp-host pending [--limit N] [--json]      (conversations whose turn waits for a tool approval or for a server's
                                               request for input, with the calls and requests)
@@ -160,6 +164,8 @@ const CONVERSATION_FLAGS = {
   thinking: { type: 'string' },
   'tool-search': { type: 'string' },
   'server-tools': { type: 'string' },
+  'budget-usd': { type: 'string' },
+  'budget-tokens': { type: 'string' },
   root: { type: 'string', multiple: true },
   'input-timeout': { type: 'string' },
 } as const;
@@ -197,9 +203,12 @@ function conversationFlags(values: {
   thinking?: string | undefined;
   'tool-search'?: string | undefined;
   'server-tools'?: string | undefined;
+  'budget-usd'?: string | undefined;
+  'budget-tokens'?: string | undefined;
   root?: string[] | undefined;
   'input-timeout'?: string | undefined;
 }): ConversationOptionsInput {
+  const budget = budgetFlags(values['budget-usd'], values['budget-tokens']);
   const maxTokens = positiveInt('max-tokens', values['max-tokens']);
   const maxIterations = positiveInt('max-iterations', values['max-iterations']);
   const inputTimeoutSeconds = positiveInt('input-timeout', values['input-timeout']);
@@ -237,7 +246,20 @@ function conversationFlags(values: {
     ...(toolSearch !== undefined ? { toolSearch } : {}),
     // `none` is kept as `[]`: it overrides MCP_HOST_SERVER_TOOLS.
     ...(serverTools !== undefined ? { serverTools } : {}),
+    ...(budget !== undefined ? { budget } : {}),
   };
+}
+
+/** `--budget-usd N` and `--budget-tokens N` (on start/chat, and `budget ID --usd N --tokens N`): undefined when neither. */
+function budgetFlags(usd: string | undefined, tokens: string | undefined, names: [string, string] = ['--budget-usd', '--budget-tokens']): Budget | undefined {
+  if (usd === undefined && tokens === undefined) return undefined;
+  const budget: Budget = {
+    ...(usd !== undefined ? { usd: Number(usd) } : {}),
+    ...(tokens !== undefined ? { tokens: Number(tokens) } : {}),
+  };
+  const problem = budgetProblem(budget);
+  if (problem !== undefined) throw new UsageError(`${usd !== undefined && !(Number(usd) > 0) ? names[0] : names[1]}: ${problem}`);
+  return budget;
 }
 
 /** A `--thinking` (or `thinking ID SPEC`) value: null for `off`. */
@@ -384,6 +406,14 @@ export async function runCli(
         const [id, spec] = exactly(parse({}).positionals, ['ID', 'SPEC']);
         const thinking = thinkingFlag(spec ?? '');
         out(`thinking of ${id ?? ''}: ${await setThinking(await client(), id ?? '', thinking)} (from its next turn)`);
+        return 0;
+      }
+      case 'budget': {
+        const parsed = parse({ usd: { type: 'string' }, tokens: { type: 'string' }, none: { type: 'boolean' } });
+        const [id] = exactly(parsed.positionals, ['ID']);
+        const budget = parsed.values.none === true ? null : budgetFlags(parsed.values.usd, parsed.values.tokens, ['--usd', '--tokens']);
+        if (budget === undefined) throw new UsageError('budget: give --usd N, --tokens N (or both), or --none');
+        out(`budget of ${id ?? ''}: ${await setBudget(await client(), id ?? '', budget)} (from its next Claude call)`);
         return 0;
       }
       case 'cancel': {

@@ -5,9 +5,10 @@ import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client, type Wo
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ConversationStatus, ConversationSummary, MessageParam, TurnResult } from '../conversation/types';
 import { conversationWorkflow } from '../workflows';
-import { cancelTurnUpdate, endSignal, sendMessageUpdate, setContextStrategyUpdate, setThinkingUpdate, statusQuery, userMessageSignal } from '../workflows/definitions';
+import { cancelTurnUpdate, endSignal, sendMessageUpdate, setBudgetUpdate, setContextStrategyUpdate, setThinkingUpdate, statusQuery, userMessageSignal } from '../workflows/definitions';
 import type { ContextStrategy } from '../context/context-strategy';
 import type { Thinking } from '../conversation/thinking';
+import type { Budget } from '../conversation/budget';
 import { conversationOptions, WORKFLOW_TASK_TIMEOUT_MS, type ConversationOptionsInput } from './conversation-options';
 import type { ServerToolSpec } from '../claude/server-tools';
 import { readHistory } from './read-history';
@@ -256,6 +257,11 @@ export async function setContextStrategy(client: Client, id: string, strategy: C
  */
 export async function setThinking(client: Client, id: string, thinking: Thinking | null): Promise<string> {
   return (await existing(client, id)).executeUpdate(setThinkingUpdate, { args: [thinking] });
+}
+
+/** Sets a running conversation's spending limit (null: none), from its next Claude call; returns it in words. */
+export async function setBudget(client: Client, id: string, budget: Budget | null): Promise<string> {
+  return (await existing(client, id)).executeUpdate(setBudgetUpdate, { args: [budget] });
 }
 
 /**

@@ -8,6 +8,7 @@ import type { ConversationStatus, ConversationSummary, MessageParam, TurnResult 
 import {
   cancelTurn,
   endConversation,
+  setBudget,
   setContextStrategy,
   setThinking,
   history,
@@ -25,6 +26,7 @@ import { connectClient } from './connect';
 import type { ConversationOptionsInput } from './conversation-options';
 import type { ContextStrategy } from '../context/context-strategy';
 import type { Thinking } from '../conversation/thinking';
+import type { Budget } from '../conversation/budget';
 import type { ServerToolSpec } from '../claude/server-tools';
 import { randomUUID } from 'node:crypto';
 import type { ConversationEvent } from './conversation-events';
@@ -195,6 +197,15 @@ export class ConversationClient {
    */
   setThinking(id: string, thinking: Thinking | null): Promise<string> {
     return setThinking(this.client, id, thinking);
+  }
+
+  /**
+   * Sets the conversation's spending limit (`{usd?, tokens?}`, null: none) from its next Claude
+   * call on; raising it lets a conversation stopped `budget_exceeded` go on. Resolves with it in
+   * words (`$0.5, 20000 tokens`). A malformed one is refused, nothing recorded.
+   */
+  setBudget(id: string, budget: Budget | null): Promise<string> {
+    return setBudget(this.client, id, budget);
   }
 
   /**

@@ -5,6 +5,7 @@ import { contextWindowOf } from '../models/context-windows';
 import { isToolSearchMode, TOOL_SEARCH_MODES } from '../claude/tool-search';
 import { serverToolsProblem, type ServerToolSpec } from '../claude/server-tools';
 import { ADAPTIVE_THINKING_MAX_TOKENS, thinkingProblem, type Thinking } from '../conversation/thinking';
+import { budgetProblem } from '../conversation/budget';
 
 /**
  * How long an activity may go without a heartbeat before Temporal takes its worker for lost and
@@ -95,6 +96,7 @@ export function conversationOptions(
     ...(input.toolSearch !== undefined ? { toolSearch: input.toolSearch } : {}),
     // None is left out, so a conversation without server tools starts as it always did.
     ...(serverTools.length > 0 ? { serverTools: serverTools.map((tool) => ({ ...tool })) } : {}),
+    ...(input.budget !== undefined ? { budget: { ...input.budget } } : {}),
   };
   const positive = (name: string, value: number): void => {
     if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${String(value)}`);
@@ -115,6 +117,8 @@ export function conversationOptions(
   }
   const thinking = thinkingProblem(options.thinking, options.maxTokens);
   if (thinking !== undefined) throw new Error(thinking);
+  const budget = budgetProblem(options.budget);
+  if (budget !== undefined) throw new Error(budget);
   const threshold = options.compactionThreshold;
   if (threshold !== undefined && !(threshold > 0 && threshold <= 1)) {
     throw new Error(`compactionThreshold must be in (0, 1], got ${String(threshold)}`);

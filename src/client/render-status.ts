@@ -23,6 +23,7 @@ export function renderStatus(s: ConversationStatus): string {
       : []),
     // The server tools the API ran, when there were any (statuses before server tools have no such fields).
     ...serverToolsLine(s.usage),
+    ...(s.budget !== undefined ? [budgetLine(s.budget)] : []),
     `cost: ${s.cost.priced ? `$${s.cost.usd.toFixed(4)} (estimate${s.cost.note !== undefined ? `; ${s.cost.note}` : ''})` : `unpriced model`}   context: ${s.context.strategy}, last prompt ${s.context.lastPromptTokens} of ${s.context.contextWindow} tokens${s.context.summaryCovers > 0 ? `, summary covers ${s.context.summaryCovers} messages` : ''}${s.context.compactions !== undefined ? `, compacted ${s.context.compactions}×` : ''}${s.thinking !== undefined ? `   thinking: ${s.thinking}` : ''}${s.toolSearch !== undefined && s.toolSearch !== 'auto' ? `   tool search: ${s.toolSearch}` : ''}`,
     `last stop_reason: ${s.lastStopReason ?? '-'}   last turn: ${s.lastTurn ? s.lastTurn.status : '-'}`,
     // Statuses of workers before tool approval have no such field.
@@ -30,4 +31,13 @@ export function renderStatus(s: ConversationStatus): string {
     // Nor those before servers' input requests: answer with `mcp-host respond ID REQUEST_ID`.
     ...(s.pendingInputs ?? []).map((p, i) => `${i === 0 ? 'waiting for input: ' : '                   '}${pendingInputLine(p)}`),
   ].join('\n');
+}
+
+/** `budget: $0.5 (left $0.4123), 20000 tokens (left 1234)`. */
+function budgetLine(budget: NonNullable<ConversationStatus['budget']>): string {
+  const parts = [
+    budget.usd !== undefined ? `$${budget.usd} (left $${(budget.left.usd ?? 0).toFixed(4)})` : undefined,
+    budget.tokens !== undefined ? `${budget.tokens} tokens (left ${budget.left.tokens ?? 0})` : undefined,
+  ];
+  return `budget: ${parts.filter((part) => part !== undefined).join(', ')}`;
 }

@@ -3,6 +3,7 @@
  * everything here is deterministic and testable without Temporal.
  */
 import { compactionCount } from '../context/compaction';
+import { budgetLeft, type Budget } from './budget';
 import { DEFAULT_CONTEXT_STRATEGY, type ContextStrategy } from '../context/context-strategy';
 import type { ContextSummary } from '../context/context-summary';
 import type { ReplyUsage } from '../claude/reply-usage';
@@ -90,6 +91,11 @@ export interface ConversationState {
    * calls send it back while it lives. Absent until code runs, and in runs before server tools.
    */
   container?: ContainerRef;
+  /**
+   * The spending limit for the turns to come: starts as configured, changed by `setBudget`
+   * (src/conversation/budget.ts). Absent: no limit (and in runs before budgets).
+   */
+  budget?: Budget;
 }
 
 /** The context window the guard works with: configured, or known for the model. */
@@ -127,6 +133,7 @@ export function newConversationState(options: ConversationOptions): Conversation
     inputResponses: {},
     sampling: { calls: 0, usage: NO_USAGE },
     thinking: options.thinking ?? null,
+    ...(options.budget !== undefined ? { budget: options.budget } : {}),
   };
 }
 
@@ -257,6 +264,7 @@ export function statusOf(state: ConversationState, ended: boolean): Conversation
     ...(state.sampling.calls > 0 ? { sampling: state.sampling } : {}),
     ...(state.thinking !== null ? { thinking: formatThinking(state.thinking) } : {}),
     toolSearch: state.options.toolSearch ?? 'auto',
+    ...(state.budget !== undefined ? { budget: { ...state.budget, left: budgetLeft(state.budget, state.usage, state.options.model, state.options.prices) } } : {}),
     cost: estimateCost(state.usage, state.options.model, state.options.prices),
     context: {
       strategy: formatContextStrategy(state.contextStrategy),

@@ -12,6 +12,7 @@ import type { PendingApproval } from '../approval/pending-approvals';
 import type { PendingInput } from '../input/input-requests';
 import type { TurnContent } from './turn-content';
 import type { Thinking } from './thinking';
+import type { Budget, BudgetLeft } from './budget';
 import type { ToolSearchMode } from '../claude/tool-search';
 import type { ServerToolSpec } from '../claude/server-tools';
 import type { UsageTotals } from './usage-totals';
@@ -63,6 +64,12 @@ export interface ConversationOptions {
    * `setThinking` update), from its next turn on; what it is now is the state's, not this.
    */
   thinking?: Thinking;
+  /**
+   * A spending limit in dollars and/or tokens (src/conversation/budget.ts): a turn stops before the
+   * Claude call that would pass it (`budget_exceeded`). Changeable while the conversation runs (the
+   * `setBudget` update); what it is now is the state's, not this.
+   */
+  budget?: Budget;
   /**
    * The API's tool search (src/claude/tool-search.ts): `on` defers the catalogue's tools beside the
    * search tool, `off` never, `auto` (unset) once their definitions pass 10% of the context window.
@@ -152,7 +159,9 @@ export type TurnStatus =
   | 'unknown_stop_reason'
   | 'failed'
   /** Cancelled by the user (`cancelTurn`): tool uses in flight answered by the host. */
-  | 'cancelled';
+  | 'cancelled'
+  /** Stopped before the Claude call that would have passed the conversation's budget. */
+  | 'budget_exceeded';
 
 /** The outcome of one user turn: what the update returns and the status keeps. */
 export interface TurnResult {
@@ -203,6 +212,8 @@ export interface ConversationStatus {
   thinking?: string;
   /** Tool search: `on`, `off` or `auto` (on once the tools pass 10% of the context window). */
   toolSearch?: ToolSearchMode;
+  /** The spending limit and what is left of it (negative once passed); absent without one. */
+  budget?: Budget & { left: BudgetLeft };
   /** An estimate from the usage totals and the price table. */
   cost: CostEstimate;
   context: {

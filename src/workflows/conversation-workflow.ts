@@ -33,6 +33,7 @@ import {
   sendMessageUpdate,
   setContextStrategyUpdate,
   setThinkingUpdate,
+  setBudgetUpdate,
   statusQuery,
   toolsQuery,
   userMessageSignal,
@@ -41,6 +42,7 @@ import { runTurn } from './run-turn';
 import { contextStrategyProblem, formatContextStrategy } from '../context/strategy-spec';
 import type { ContextStrategy } from '../context/context-strategy';
 import { formatThinking, thinkingProblem, type Thinking } from '../conversation/thinking';
+import { budgetProblem, formatBudget, type Budget } from '../conversation/budget';
 import { reportProgress } from './progress';
 import { toolRouteEntries } from '../conversation/tool-routes';
 import { userMessageProblem } from '../conversation/user-message-problem';
@@ -112,6 +114,20 @@ function installHandlers(state: ConversationState, ended: () => boolean, running
     {
       validator: (thinking: Thinking | null) => {
         const problem = thinkingProblem(thinking, state.options.maxTokens);
+        if (problem !== undefined) throw new Error(problem);
+      },
+    },
+  );
+  setHandler(
+    setBudgetUpdate,
+    (budget): string => {
+      if (budget === null) delete state.budget;
+      else state.budget = budget;
+      return formatBudget(state.budget);
+    },
+    {
+      validator: (budget: Budget | null) => {
+        const problem = budgetProblem(budget);
         if (problem !== undefined) throw new Error(problem);
       },
     },

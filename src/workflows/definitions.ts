@@ -11,6 +11,7 @@ import type { InputResponseAnswer, InputResponseRequest, ServerInputRequest } fr
 import type { ServerInputResponses } from '../input/input-responses';
 import type { TurnContent } from '../conversation/turn-content';
 import type { Thinking } from '../conversation/thinking';
+import type { Budget } from '../conversation/budget';
 
 export type { ApprovalRequest, PendingApproval } from '../approval/pending-approvals';
 export type { InputResponseAnswer, InputResponseRequest, PendingInput } from '../input/input-requests';
@@ -62,6 +63,13 @@ export const setContextStrategyUpdate = defineUpdate<string, [strategy: ContextS
  * not below the conversation's `maxTokens` is refused, nothing recorded.
  */
 export const setThinkingUpdate = defineUpdate<string, [thinking: Thinking | null]>('setThinking');
+
+/**
+ * Sets the conversation's spending limit (null: none), from its next Claude call on; a turn that
+ * ended `budget_exceeded` goes on with the next one once the limit is raised. Returns it in words
+ * (`$0.5, 20000 tokens`, `none`). A malformed one is refused by the validator, nothing recorded.
+ */
+export const setBudgetUpdate = defineUpdate<string, [budget: Budget | null]>('setBudget');
 
 /** Ends the conversation once the pending turns are done; the workflow completes with a summary. */
 export const endSignal = defineSignal('end');

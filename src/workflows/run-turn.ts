@@ -23,6 +23,7 @@ import { canEscalate, escalate } from '../context/escalate-strategy';
 import { estimateTokens, isPromptTooLong } from '../context/prompt-too-long';
 import { summaryDue } from '../context/summary-split';
 import { addUsage } from '../conversation/usage-totals';
+import { budgetStop } from '../conversation/budget';
 import { failureMessage } from './failure-message';
 import { listedDigestOf, withStableToolNames } from '../conversation/stable-tool-names';
 import { notRunResults, runToolsUntilCancelled } from './run-tools';
@@ -189,6 +190,16 @@ async function guardPendingResults(state: ConversationState, reply: ClaudeReply,
   return true;
 }
 
+/**
+ * The next call's prompt, estimated: the last prompt (as the API counted it) and what joined the
+ * history since, from the last reply on (it goes back as input too).
+ */
+function nextPromptTokens(state: ConversationState): number {
+  let from = state.messages.length;
+  while (from > 0 && state.messages[from - 1]?.role !== 'assistant') from--;
+  return state.lastPromptTokens + estimateTokens(state.messages.slice(Math.max(0, from - 1)));
+}
+
 /** How the workflow tells a turn why it is being cancelled. */
 export interface TurnControl {
   /** The user cancelled this turn (`cancelTurn`), as opposed to the whole workflow being cancelled. */
@@ -258,6 +269,9 @@ async function runSteps(state: ConversationState, control: TurnControl, counts: 
   let forceSummary = false;
   let retriedTooLong = false;
   for (;;) {
+    // A budget is checked before each call: the turn stops before the one that would pass it.
+    const overBudget = budgetStop(state.budget, state.usage, state.options.model, nextPromptTokens(state), state.options.prices);
+    if (overBudget !== undefined) return result('budget_exceeded', '', null, overBudget);
     await refreshSummary(state, forceSummary);
     let reply: ClaudeReply;
     try {

@@ -12,6 +12,7 @@ import type { McpServerConfig } from '../../src/mcp/config';
 import type { TurnContent } from '../../src/conversation/turn-content';
 import type { Thinking } from '../../src/conversation/thinking';
 import type { ContextStrategy } from '../../src/context/context-strategy';
+import type { Budget } from '../../src/conversation/budget';
 import { tsServer, weatherServer } from './repo';
 import { citedText, webSearchResult, webSearchUse } from './server-tool-blocks';
 
@@ -29,6 +30,8 @@ export interface RecordedTurn {
   setThinking?: Thinking | null;
   /** Sent as the `setContextStrategy` update before the turn. */
   context?: ContextStrategy;
+  /** Sent as the `setBudget` update before the turn (null: none; issue 30). */
+  budget?: Budget | null;
 }
 
 /** An answer the recorder sends to a server's request for input: accept (with a form's content), decline or cancel. */
@@ -575,5 +578,26 @@ export const RECORDED_SCENARIOS: readonly RecordedScenario[] = [
     status: { state: 'ended', turnsCompleted: 2, modelCalls: 4, toolCalls: 1, toolErrors: 0, hostToolErrors: 0 },
     requests: 4,
     activities: ['listTools', 'callClaude', 'callClaude', 'listTools', 'callClaude', 'callTool', 'callClaude'],
+  },
+  {
+    // Cost control (issue 30): a token budget; the second turn's tool result would take the next
+    // prompt past it, so the turn ends `budget_exceeded` before that Claude call; the `setBudget`
+    // update raises it and the third turn runs, the stopped turn's result in its first message.
+    name: 'budget',
+    servers: () => [labServer()],
+    options: { budget: { tokens: 4_000 } },
+    script: [
+      endTurn('你好。'),
+      { kind: 'message', content: [{ type: 'tool_use', id: 'toolu_budget_01', name: 'blob', input: { seed: 'budget', size: 16_000 } }], stop_reason: 'tool_use' },
+      endTurn('读完了。'),
+    ],
+    turns: [
+      { text: '你好', expect: { status: 'completed', text: '你好。', modelCalls: 1, toolCalls: 0 } },
+      { text: '读一下这份大文件', expect: { status: 'budget_exceeded', modelCalls: 1, toolCalls: 1 } },
+      { text: '好了吗？', budget: { tokens: 100_000 }, expect: { status: 'completed', text: '读完了。', modelCalls: 1, toolCalls: 0 } },
+    ],
+    status: { state: 'ended', turnsCompleted: 3, modelCalls: 3, toolCalls: 1, toolErrors: 0, hostToolErrors: 0 },
+    requests: 3,
+    activities: ['listTools', 'callClaude', 'listTools', 'callClaude', 'callTool', 'listTools', 'callClaude'],
   },
 ];

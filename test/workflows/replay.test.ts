@@ -193,6 +193,15 @@ describe('recorded workflow histories', () => {
     expect(summary.status.cost.usd).toBeGreaterThanOrEqual(0.02);
   });
 
+  test('budget: the stopped turn schedules no Claude call after its tool, the setBudget update between the turns', () => {
+    const { history } = readHistory('budget');
+    const events = history.events ?? [];
+    const names = events.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));
+    expect(names.slice(4, 7)).toEqual(['callTool', 'listTools', 'callClaude']);
+    const updates = events.flatMap((e) => (e.workflowExecutionUpdateAcceptedEventAttributes ? [e.workflowExecutionUpdateAcceptedEventAttributes.acceptedRequest?.input?.name] : []));
+    expect(updates).toEqual(['sendMessage', 'sendMessage', 'setBudget', 'sendMessage']);
+  });
+
   test('tool-approval: the patch marker before the first approval, the waiting search attribute set and cleared, the denied calls never scheduled', () => {
     const { history } = readHistory('tool-approval');
     const events = history.events ?? [];
