@@ -87,6 +87,7 @@ export const USAGE = `usage:
                                               allowed, a form whose fields all have defaults)
   mcp-host chat [--id ID] [--system TEXT] [--model M] [--context SPEC] [--no-cache] [--thinking SPEC] [--root URI|PATH]…
                 [--input-timeout S] [--tool-search on|off|auto] [--server-tools none|NAME[:N],…]
+                [--budget-usd N] [--budget-tokens N]
   mcp-host login SERVER [--port N]           (OAuth login to an HTTP server of MCP_CONFIG, for every worker;
                                               tokens in MCP_HOST_OAUTH_STORE or ~/.config/durable-mcp-host/)
   mcp-host list [--state idle|running|ended] [--limit N] [--json]
