@@ -42,10 +42,37 @@ function renderMessage(message: MessageParam, toolNames: Map<string, string>): s
         // Private reasoning: not part of what was said, and redacted blocks are unreadable anyway.
         break;
       default:
-        lines.push(`${who}: [${block.type}]`);
+        lines.push(...otherBlockLines(who, block as unknown as Record<string, unknown>));
     }
   }
   return lines;
+}
+
+/** Text of a server tool's result (search results' titles and URLs, a fetched page's text, code's output). */
+function serverResultText(content: unknown): string {
+  if (Array.isArray(content)) {
+    return content.map((item) => (typeof item === 'object' && item !== null ? [(item as { title?: unknown }).title, (item as { url?: unknown }).url].filter((v) => typeof v === 'string').join(' ') : '')).join('; ');
+  }
+  if (typeof content !== 'object' || content === null) return '';
+  const inner = content as { stdout?: unknown; stderr?: unknown; url?: unknown; content?: unknown; error_code?: unknown };
+  if (typeof inner.error_code === 'string') return `error ${inner.error_code}`;
+  const parts = [inner.url, inner.stdout, inner.stderr].filter((v): v is string => typeof v === 'string' && v !== '');
+  const document = inner.content as { source?: { data?: unknown } } | undefined;
+  if (typeof document?.source?.data === 'string') parts.push(document.source.data);
+  return parts.join('\n');
+}
+
+/**
+ * Blocks beyond text and tools, as the summariser should read them: a server tool's call and result
+ * (web search, web fetch, code execution, tool search) in words, a compaction's summary as what came
+ * before; anything else named by its type.
+ */
+function otherBlockLines(who: string, block: Record<string, unknown>): string[] {
+  const type = String(block.type);
+  if (type === 'server_tool_use') return [`Assistant used the server tool ${String(block.name)} with ${JSON.stringify(block.input)}`];
+  if (type === 'compaction') return typeof block.content === 'string' ? [`Summary of what came before: ${clipped(block.content)}`] : [];
+  if (type.endsWith('_tool_result')) return [`Result of ${type.replace(/_tool_result$/, '')}: ${clipped(serverResultText(block.content))}`];
+  return [`${who}: [${type}]`];
 }
 
 /**

@@ -163,4 +163,26 @@ describe('summaryPrompt', () => {
     expect(prompt.length).toBeLessThan(6000);
     expect(prompt).not.toContain('SECRET REASONING');
   });
+
+  test('server tools and compactions in words: the search, its results\' titles and URLs, code output, a summary', () => {
+    const older = [
+      { role: 'user', content: '搜一下 durable execution' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'compaction', content: 'Earlier the user asked about Beijing.', encrypted_content: null },
+          { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'durable execution' } },
+          { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [{ type: 'web_search_result', title: 'Durable Execution', url: 'https://temporal.io/x', encrypted_content: 'E' }] },
+          { type: 'code_execution_tool_result', tool_use_id: 'srvtoolu_2', content: { type: 'code_execution_result', stdout: '42', stderr: '', return_code: 0, content: [] } },
+          { type: 'text', text: '找到了。' },
+        ],
+      },
+    ] as unknown as MessageParam[];
+    const prompt = summaryPrompt(older);
+    expect(prompt).toContain('Summary of what came before: Earlier the user asked about Beijing.');
+    expect(prompt).toContain('Assistant used the server tool web_search with {"query":"durable execution"}');
+    expect(prompt).toContain('Result of web_search: Durable Execution https://temporal.io/x');
+    expect(prompt).toContain('Result of code_execution: 42');
+    expect(prompt).not.toContain('encrypted');
+  });
 });
