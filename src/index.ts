@@ -25,4 +25,6 @@ export { encryptionKeyringFromEnv, type EncryptionKey, type EncryptionKeyring } 
 export { EncryptionError, type EncryptionErrorCode } from './errors/encryption-error';
 export { startCodecServer, type CodecServer, type CodecServerOptions } from './temporal/codec-server';
 export { DEFAULTS } from './config/settings';
+export { readMetricsSettings, MetricsSettingError, type MetricsSettings } from './telemetry/metrics-settings';
+export { runtimeMetricsConfig } from './telemetry/metrics-runtime';
 export * from './workflow';

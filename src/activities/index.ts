@@ -21,6 +21,8 @@ import { TranscriptReader } from './transcript-reader';
 import type { ConversationActivities } from './types';
 import { withClaudeFailureDelays } from './with-claude-failure-delays';
 import { withRedactedFailures } from './with-redacted-failures';
+import { HostMetrics } from '../telemetry/host-metrics';
+import { meteredActivities } from '../telemetry/metered-activities';
 
 /** Everything the activities reach: secrets live here, in the worker, never in a payload. */
 export interface ActivityDeps {
@@ -35,6 +37,8 @@ export interface ActivityDeps {
   onClaudeTextDelta?: (delta: ClaudeTextDelta) => void;
   /** False when the endpoint has no token-counting endpoint (the offline stand-in): `countTokens` is skipped. */
   countTokens?: boolean;
+  /** Where the Claude, tool and transcript-cache metrics go (default: nowhere; src/telemetry). */
+  metrics?: HostMetrics;
 }
 
 /** The secret values this worker holds: the Claude credential and every MCP server's (see `serverSecrets`). */
@@ -50,11 +54,13 @@ function workerSecrets(deps: ActivityDeps): string[] {
  * attempt frees its workflow from a (likely dead) worker's sticky queue (`release-sticky-queue.ts`).
  */
 export function createActivities(deps: ActivityDeps): ConversationActivities {
-  const transcripts = new TranscriptReader(deps.temporal);
+  const metrics = deps.metrics ?? HostMetrics.off;
+  const transcripts = new TranscriptReader(deps.temporal, { onRead: (hit) => metrics.recordTranscriptRead(hit) });
   const secrets = workerSecrets(deps);
   const released = <A extends unknown[], R>(activity: (...args: A) => Promise<R>): ((...args: A) => Promise<R>) =>
     releasingStickyQueueOnRetry(deps.temporal, activity);
-  return {
+  // Measured outermost (src/telemetry/metered-activities.ts): each attempt's whole time, its failure as Temporal records it.
+  return meteredActivities(metrics, {
     callClaude: released(
       withClaudeFailureDelays(
         withRedactedFailures(
@@ -88,7 +94,7 @@ export function createActivities(deps: ActivityDeps): ConversationActivities {
         secrets,
       ),
     ),
-  };
+  });
 }
 
 export type { ConversationActivities } from './types';

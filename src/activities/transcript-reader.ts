@@ -38,6 +38,8 @@ export const DEFAULT_TRANSCRIPT_CACHE_BYTES = 256 * 1024 * 1024;
 export interface TranscriptReaderOptions {
   /** See DEFAULT_TRANSCRIPT_CACHE_BYTES. */
   maxCachedBytes?: number;
+  /** Sees each `messages` read: a hit when the cache (and the call's added messages) sufficed, a miss when it queried (metrics). */
+  onRead?: (hit: boolean) => void;
 }
 
 /** A worker-wide reader and cache of transcripts and tool lists. */
@@ -46,6 +48,7 @@ export class TranscriptReader {
   private readonly toolLists = new Map<string, Tool[]>();
   private readonly summaries = new Map<string, ContextSummary>();
   private readonly maxCachedBytes: number;
+  private readonly onRead: ((hit: boolean) => void) | undefined;
   private cachedBytesTotal = 0;
 
   constructor(
@@ -53,6 +56,7 @@ export class TranscriptReader {
     options: TranscriptReaderOptions = {},
   ) {
     this.maxCachedBytes = options.maxCachedBytes ?? DEFAULT_TRANSCRIPT_CACHE_BYTES;
+    this.onRead = options.onRead;
   }
 
   /** Bytes of transcripts held now, and how many conversations they belong to. */
@@ -70,16 +74,24 @@ export class TranscriptReader {
     const key = ref.workflowId;
     const cached = this.transcripts.get(key);
     let current = cached && cached.messages.length <= ref.messageCount ? cached : EMPTY;
+    // `extend` returns what it was given when it needed no query.
+    let queried = false;
+    const extended = async (from: Cached, upTo?: number): Promise<Cached> => {
+      const result = await this.extend(ref, from, upTo);
+      if (result !== from) queried = true;
+      return result;
+    };
     if (added && added.from + added.messages.length === ref.messageCount && added.from <= ref.messageCount) {
       // Only the part before the added messages that the cache lacks is queried (nothing, on a hit).
-      current = await this.extend(ref, current, added.from);
+      current = await extended(current, added.from);
       current = appended(current, added.messages.slice(current.messages.length - added.from));
     }
-    current = await this.extend(ref, current);
+    current = await extended(current);
     if (current.digest !== ref.digest) {
       // The cache may hold a message that was later extended (a user turn joining a trailing user message).
-      current = await this.extend(ref, EMPTY);
+      current = await extended(EMPTY);
     }
+    this.onRead?.(!queried);
     if (current.digest !== ref.digest) {
       throw new HostError(
         `transcript of ${key} does not match its digest (${current.digest} ≠ ${ref.digest})`,

@@ -14,6 +14,10 @@ import { loadMcpConfig, parseMcpConfig, type McpServerConfig } from '../mcp/conf
 import type { McpConnections } from '../mcp/mcp-connections';
 import type { ServerProbe } from '../mcp/probe-servers';
 import { createWorkerWhileMaking } from './create-worker';
+import { startConversationGauges } from '../telemetry/conversation-gauges';
+import type { HostMetrics } from '../telemetry/host-metrics';
+import { exportIntervalMs } from '../telemetry/metrics-settings';
+import { hostMetricsOfRuntime } from '../telemetry/runtime-meter';
 import { openTemporalConnections, type TemporalConnections } from './open-temporal-connections';
 
 /** Where the Claude calls go. The key stays in this process: never in a workflow or activity payload. */
@@ -97,6 +101,7 @@ function claudeEndpoint(option: HostWorkerOptions['claude'], settings: Settings)
 interface MadeForActivities {
   mcp: McpConnections;
   probes: Array<Promise<ServerProbe>>;
+  metrics: HostMetrics;
 }
 
 /*
@@ -118,19 +123,24 @@ function makeActivities(
   const { createActivities } = require('../activities') as typeof import('../activities');
   const { startProbes } = require('../mcp/probe-servers') as typeof import('../mcp/probe-servers');
   const mcp = new Connections(servers, log);
+  // On the runtime's meter: out through the exporter of the SDK's own metrics, when there is one.
+  const metrics = hostMetricsOfRuntime();
   const activities = createActivities({
     claude: isClaudeClient(claude) ? claude : createClaudeClient(claude),
     temporal,
     mcp,
     ...(!isClaudeClient(claude) && claude.countTokens === false ? { countTokens: false } : {}),
+    metrics,
   });
-  return { activities, made: { mcp, probes: startProbes(mcp) } };
+  return { activities, made: { mcp, probes: startProbes(mcp), metrics } };
 }
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /** Creates a conversation worker; nothing is left open when this rejects. */
 export async function createHostWorker(options: HostWorkerOptions): Promise<HostWorker> {
   const settings = readSettings();
+  // How often the conversation gauges are counted (OTEL_METRIC_EXPORT_INTERVAL); read before anything opens.
+  const gaugeIntervalMs = exportIntervalMs();
   const servers = await readServers(options);
   const claude = claudeEndpoint(options.claude, settings);
   let opened: TemporalConnections | undefined;
@@ -177,6 +187,17 @@ export async function createHostWorker(options: HostWorkerOptions): Promise<Host
     mcp: made.mcp,
     probes: made.probes,
     async run(): Promise<void> {
+      // The conversation gauges, counted in visibility while the worker runs (metrics on only).
+      const gauges = made.metrics.enabled
+        ? startConversationGauges({
+            client: temporal.client,
+            namespace,
+            taskQueue,
+            metrics: made.metrics,
+            intervalMs: gaugeIntervalMs,
+            log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),
+          })
+        : undefined;
       try {
         // A created worker holds its connection until it has run; one stopped before running
         // runs and drains at once, so the connection can close (and the process exit).
@@ -184,6 +205,7 @@ export async function createHostWorker(options: HostWorkerOptions): Promise<Host
         if (stopRequested) worker.shutdown();
         await running;
       } finally {
+        await gauges?.stop();
         await closeOwn();
       }
     },

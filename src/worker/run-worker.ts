@@ -8,6 +8,8 @@ import type { Settings } from '../config/settings';
 import { describeProbe, reportProbes } from '../mcp/probe-servers';
 import { createHostWorker, type ClaudeEndpoint } from './create-host-worker';
 import { logLevelFrom } from './runtime-logger';
+import { readMetricsSettings } from '../telemetry/metrics-settings';
+import { describeMetrics } from '../telemetry/metrics-runtime';
 
 export type { ClaudeEndpoint } from './create-host-worker';
 
@@ -40,6 +42,9 @@ export async function runWorker(
   else stopSignal.addEventListener('abort', onStop, { once: true });
   const running = host.run();
   if (!stopSignal.aborted) say(`Worker: polling task queue "${host.taskQueue}" in namespace "${host.namespace}"`);
+  // Where the metrics go, when they are on (never a header value or a URL's credentials).
+  const metrics = readMetricsSettings();
+  if (metrics.exporter !== 'none') say(describeMetrics(metrics));
   if (host.servers.length === 0) say('MCP servers: none configured (conversations run without tools)');
   // Reported while the worker already polls (the probes started while it was created): a slow
   // server must not delay the worker.

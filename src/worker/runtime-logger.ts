@@ -2,8 +2,12 @@
  * The Temporal runtime's log level for the worker processes: `LOG_LEVEL` (TRACE, DEBUG, INFO,
  * WARN, ERROR), default WARN — at INFO the SDK logs every worker state change, which buries the
  * start-up lines that matter. Must run before the first worker or native connection is made.
+ * The runtime's metrics exporter too, when the `OTEL_*` variables turn metrics on (src/telemetry).
  */
+import { IllegalStateError } from '@temporalio/common';
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import { readMetricsSettings } from '../telemetry/metrics-settings';
+import { runtimeMetricsConfig } from '../telemetry/metrics-runtime';
 
 const LEVELS: readonly LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
 
@@ -16,12 +20,17 @@ export function logLevelFrom(env: NodeJS.ProcessEnv = process.env): LogLevel {
   return level;
 }
 
-/** Installs the runtime with that level (once per process; later calls keep the first). */
+/**
+ * Installs the runtime with that level and the metrics exporter (once per process; later calls keep
+ * the first). A malformed metrics variable, or a Prometheus port already taken, is an error.
+ */
 export function installRuntimeLogger(env: NodeJS.ProcessEnv = process.env): void {
   const level = logLevelFrom(env);
+  const metrics = runtimeMetricsConfig(readMetricsSettings(env));
   try {
-    Runtime.install({ logger: new DefaultLogger(level) });
-  } catch {
+    Runtime.install({ logger: new DefaultLogger(level), ...(metrics !== undefined ? { telemetryOptions: { metrics } } : {}) });
+  } catch (err) {
     // Already installed (an application that set up its own runtime): keep theirs.
+    if (!(err instanceof IllegalStateError)) throw err;
   }
 }

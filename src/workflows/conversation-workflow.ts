@@ -49,6 +49,7 @@ import { userMessageProblem } from '../conversation/user-message-problem';
 import { hasTurnContent, turnContentProblem, type TurnContent } from '../conversation/turn-content';
 import { installApprovalHandlers } from './tool-approval';
 import { installInputHandlers } from './server-input';
+import { countTurn } from './turn-metrics';
 
 /** The workflow's input. */
 export interface ConversationInput {
@@ -202,6 +203,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     const result = await scope.run(() => runTurn(state, turn, { cancelledByUser: () => running.cancelledByUser }));
     running.scope = null;
     recordTurn(state, turn, result);
+    countTurn(result.status);
     reportProgress(state);
   }
   ended = true;

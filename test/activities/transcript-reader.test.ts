@@ -102,4 +102,18 @@ describe('TranscriptReader cache', () => {
     const wrong: MessageParam[] = [{ role: 'user', content: 'not what the workflow holds' }, all[3]!];
     expect(await reader.messages(ref, { from: 2, messages: wrong })).toEqual(all);
   });
+
+  it('tells each read apart: a hit when the cache and the added messages sufficed, a miss when it queried (metrics)', async () => {
+    const conversations = new Conversations();
+    conversations.add('told', 6, 10);
+    const all = conversations.transcripts.get('told')!;
+    const at = (count: number): TranscriptRef => ({ workflowId: 'told', runId: 'told-run', messageCount: count, digest: digestOf(all.slice(0, count)) });
+    const reads: boolean[] = [];
+    const reader = new TranscriptReader(conversations.client(), { onRead: (hit) => reads.push(hit) });
+    await reader.messages(at(1), { from: 0, messages: all.slice(0, 1) }); // carried: no query
+    await reader.messages(at(3)); // queried
+    await reader.messages(at(5), { from: 3, messages: all.slice(3, 5) }); // held plus carried
+    await new TranscriptReader(conversations.client(), { onRead: (hit) => reads.push(hit) }).messages(at(6), { from: 5, messages: all.slice(5, 6) }); // another worker: queried
+    expect(reads).toEqual([true, false, true, false]);
+  });
 });
