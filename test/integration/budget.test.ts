@@ -6,20 +6,17 @@
  * still in the history it sends.
  */
 import { Client, Connection, WorkflowUpdateFailedError } from '@temporalio/client';
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { startFakeMessagesApi, type FakeMessagesApi, type ScriptStep } from '../../src/testing';
 import { errorLine } from '../../src/client/cli';
 import { ConversationClient } from '../../src/client/conversation-client';
 import { renderStatus } from '../../src/client/render-status';
 import { dataConverter } from '../../src/temporal/data-converter';
-import { REPO_ROOT, tsServer } from '../support/repo';
+import { runCliProcess } from '../support/cli-process';
+import { tsServer } from '../support/repo';
 import { temporalAddress } from '../support/test-worker';
 import { spawnWorkerProcess, writeMcpConfig, type WorkerProcess } from '../support/worker-process';
 
-const run = promisify(execFile);
 const endTurn = (text: string): ScriptStep => ({ kind: 'message', content: [{ type: 'text', text }], stop_reason: 'end_turn' });
 
 describe('a conversation budget', () => {
@@ -68,10 +65,8 @@ describe('a conversation budget', () => {
     expect(errorLine(refused)).toMatch(/budget tokens must be a positive whole number/);
 
     // Raised with the CLI, as a user would.
-    const cli = await run(process.execPath, [path.join(REPO_ROOT, 'bin/mcp-host.js'), 'budget', id, '--tokens', '100000', '--usd', '1'], {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TEMPORAL_ADDRESS: temporalAddress(), MCP_HOST_TASK_QUEUE: taskQueue },
-    });
+    const cli = await runCliProcess(['budget', id, '--tokens', '100000', '--usd', '1'], { TEMPORAL_ADDRESS: temporalAddress(), MCP_HOST_TASK_QUEUE: taskQueue });
+    expect(cli.code).toBe(0);
     expect(cli.stdout.trim()).toBe(`budget of ${id}: $1, 100000 tokens (from its next Claude call)`);
     const next = await conversations.send(id, '好了吗？');
     expect(next).toMatchObject({ status: 'completed', text: '读完了。' });

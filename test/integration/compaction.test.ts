@@ -14,15 +14,14 @@
  *   request as it would go out) and escalates on the count.
  */
 import { Client, Connection } from '@temporalio/client';
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import * as path from 'node:path';
 import { signThinking, startFakeMessagesApi, type FakeMessagesApi, type RecordedRequest, type ScriptContentBlock, type ScriptStep } from '../../src/testing';
 import { ConversationClient } from '../../src/client/conversation-client';
 import { renderHistory } from '../../src/client/render-history';
 import { dataConverter } from '../../src/temporal/data-converter';
 import type { ContentBlockParam, MessageParam } from '../../src/conversation/types';
-import { REPO_ROOT, tsServer, weatherServer } from '../support/repo';
+import { startInteractiveCli } from '../support/cli-process';
+import { tsServer, weatherServer } from '../support/repo';
 import { temporalAddress } from '../support/test-worker';
 import { spawnWorkerProcess, writeMcpConfig, type WorkerProcess } from '../support/worker-process';
 
@@ -166,28 +165,13 @@ describe('server-side context strategies', () => {
     const first = fake.requests.length;
     fake.enqueue(reply([thought('A greeting.'), { type: 'text', text: '你好！' }], 'end_turn'), reply([{ type: 'text', text: '好的。' }], 'end_turn'));
     const id = `chat-settings-${randomUUID()}`;
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/mcp-host.js'), 'chat', '--id', id], {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TEMPORAL_ADDRESS: temporalAddress(), MCP_HOST_TASK_QUEUE: taskQueue },
-    });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    const waitFor = async (text: string): Promise<void> => {
-      for (let i = 0; i < 600 && !output.includes(text); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(output).toContain(text);
-    };
+    const chat = startInteractiveCli(['chat', '--id', id], { TEMPORAL_ADDRESS: temporalAddress(), MCP_HOST_TASK_QUEUE: taskQueue });
     try {
-      await waitFor('type a message');
-      // One line at a time, each once the last is answered (a line typed while none is asked is lost).
+      await chat.waitFor('type a message');
+      // One line at a time, each once the last is answered.
       const say = async (line: string, answer: string | RegExp): Promise<void> => {
-        child.stdin.write(`${line}\n`);
-        if (typeof answer === 'string') await waitFor(answer);
-        else {
-          for (let i = 0; i < 600 && !answer.test(output); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-          expect(output).toMatch(answer);
-        }
+        chat.write(line);
+        await chat.waitFor(answer);
       };
       await say('/thinking 2048', 'thinking: 2048 (for the conversation the next line starts)');
       await say('/context compact:60000', 'context: compact:60000 (for the conversation the next line starts)');
@@ -196,10 +180,10 @@ describe('server-side context strategies', () => {
       await say('/context bogus', /invalid context strategy "bogus"/);
       await say('/context keep_all', 'context: keep_all (from the next Claude call)');
       await say('谢谢', 'claude> 好的。');
-      child.stdin.write('/quit\n');
-      expect(await exited).toBe(0);
+      chat.write('/quit');
+      expect(await chat.exited).toBe(0);
     } finally {
-      child.kill();
+      chat.kill();
     }
     const [started, next] = fake.requests.slice(first).map(bodyOf);
     expect(started).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 2048 }, context_management: { edits: [{ type: 'compact_20260112', trigger: { type: 'input_tokens', value: 60_000 } }] } });

@@ -13,14 +13,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { spawn } from 'node:child_process';
 import { startFakeMessagesApi, type FakeMessagesApi, type ScriptStep } from '../../src/testing';
 import { ConversationClient } from '../../src/client/conversation-client';
 import { dataConverter } from '../../src/temporal/data-converter';
 import { messagesQuery, statusQuery } from '../../src/workflows/definitions';
 import { WAITING_APPROVAL_ATTRIBUTE } from '../../src/workflows/progress-attributes';
 import type { ConversationStatus, MessageParam } from '../../src/conversation/types';
-import { runCliProcess, type CliRun } from '../support/cli-process';
+import { runCliProcess, startInteractiveCli, type CliRun } from '../support/cli-process';
 import { REPO_ROOT } from '../support/repo';
 import { temporalAddress } from '../support/test-worker';
 import { currentDetailsOf } from '../support/web-ui-metadata';
@@ -259,29 +258,22 @@ describe('tool approval (mcp.json approval: ask | deny)', () => {
       endTurn('chat1 ran, chat2 was declined.'),
     );
     const id = `approval-chat-${randomUUID()}`;
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/mcp-host.js'), 'chat', '--id', id], {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TEMPORAL_ADDRESS: temporalAddress(), MCP_HOST_TASK_QUEUE: taskQueue },
-    });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stdout += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const chat = startInteractiveCli(['chat', '--id', id], { TEMPORAL_ADDRESS: temporalAddress(), MCP_HOST_TASK_QUEUE: taskQueue });
     try {
-      await waitFor('the chat prompt', () => stdout.includes('type a message'));
-      child.stdin.write('echo two things\n');
-      await waitFor('the first question', () => stdout.includes('approve slow_echo {"text":"chat1","ms":0} · lab? [y/N/a(ll)] '));
+      await chat.waitFor('type a message');
+      chat.write('echo two things');
+      await chat.waitFor('approve slow_echo {"text":"chat1","ms":0} · lab? [y/N/a(ll)] ');
       expect(lines(labLog).filter((l) => l.includes('chat'))).toEqual([]);
-      child.stdin.write('y\n');
-      await waitFor('the second question', () => stdout.includes('approve slow_echo {"text":"chat2","ms":0} · lab? [y/N/a(ll)] '));
-      expect(stdout).toContain('approved toolu_chat1 (lab__slow_echo); 1 still waiting');
-      child.stdin.write('n not this one\n');
-      await waitFor('the answer', () => stdout.includes('claude> chat1 ran, chat2 was declined.'), 60_000);
-      expect(stdout).toContain('denied toolu_chat2 (lab__slow_echo)');
-      child.stdin.write('/quit\n');
-      expect(await exited).toBe(0);
+      chat.write('y');
+      await chat.waitFor('approve slow_echo {"text":"chat2","ms":0} · lab? [y/N/a(ll)] ');
+      expect(chat.output()).toContain('approved toolu_chat1 (lab__slow_echo); 1 still waiting');
+      chat.write('n not this one');
+      await chat.waitFor('claude> chat1 ran, chat2 was declined.', 60_000);
+      expect(chat.output()).toContain('denied toolu_chat2 (lab__slow_echo)');
+      chat.write('/quit');
+      expect(await chat.exited).toBe(0);
     } finally {
-      child.kill();
+      chat.kill();
     }
     expect(lines(labLog).filter((l) => l.includes('chat'))).toEqual(['start chat1', 'end chat1']);
     expect(lastToolResults(fake.requests.at(-1)?.body)).toEqual([
