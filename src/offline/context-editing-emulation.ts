@@ -12,6 +12,7 @@
  * The fake estimates tokens as the rest of it does: about 4 bytes a token.
  */
 import { createHash } from 'node:crypto';
+import { estimateTokens } from './message-body';
 import type { MessageAnswer } from './messages-api-answer';
 
 type Json = Record<string, unknown>;
@@ -123,8 +124,9 @@ export function contextManagementProblem(body: unknown, headers: Record<string, 
   return blocksProblem(Array.isArray(body.messages) ? body.messages : [], betas);
 }
 
-function estimateTokens(value: unknown): number {
-  return Math.max(1, Math.ceil(Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8') / 4));
+/** The fake's token count of a value: its JSON's bytes, as every other count of the fake. */
+function tokensOf(value: unknown): number {
+  return estimateTokens(Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8'));
 }
 
 function triggerOf(edit: Json, fallback: number): number {
@@ -151,15 +153,15 @@ function summaryOf(messages: Json[]): string {
 
 /** A compaction block first in the answer, and its usage, when the request reached its trigger. */
 function compacted(answer: MessageAnswer, messages: Json[], edit: Json): MessageAnswer {
-  const before = estimateTokens(messages);
+  const before = tokensOf(messages);
   if (before < triggerOf(edit, DEFAULT_COMPACT_TRIGGER)) return answer;
   const summary = summaryOf(messages);
   // The summary covers every message sent, the last one too: the answer goes on from it alone.
-  const after = estimateTokens(summary);
+  const after = tokensOf(summary);
   const compaction = { type: 'compaction' as const, content: summary, encrypted_content: null, signature: signCompaction(summary) };
   const iterations = [
-    { type: 'compaction', input_tokens: before, output_tokens: estimateTokens(summary), cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cache_creation: null },
-    { type: 'message', input_tokens: after, output_tokens: answer.usage?.output_tokens ?? estimateTokens(answer.content), cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cache_creation: null },
+    { type: 'compaction', input_tokens: before, output_tokens: tokensOf(summary), cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cache_creation: null },
+    { type: 'message', input_tokens: after, output_tokens: answer.usage?.output_tokens ?? tokensOf(answer.content), cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cache_creation: null },
   ];
   return {
     ...answer,
@@ -170,13 +172,13 @@ function compacted(answer: MessageAnswer, messages: Json[], edit: Json): Message
 
 /** The tool uses cleared and the tokens saved, when the request reached the clearing trigger. */
 function cleared(answer: MessageAnswer, messages: Json[], edit: Json): MessageAnswer {
-  const before = estimateTokens(messages);
+  const before = tokensOf(messages);
   if (before < triggerOf(edit, DEFAULT_CLEAR_TRIGGER)) return answer;
   const keep = isRecord(edit.keep) && typeof edit.keep.value === 'number' ? edit.keep.value : 3;
   const results = messages.flatMap((m) => blocksOf(m).filter((b) => isRecord(b) && b.type === 'tool_result'));
   const clearedResults = results.slice(0, Math.max(0, results.length - keep));
   if (clearedResults.length === 0) return answer;
-  const saved = Math.min(before - 1, estimateTokens(clearedResults));
+  const saved = Math.min(before - 1, tokensOf(clearedResults));
   return {
     ...answer,
     usage: { ...answer.usage, input_tokens: before - saved },

@@ -38,7 +38,7 @@ function serverToolUsage(content: readonly AnswerContentBlock[]): ServerToolUsag
 }
 
 /** Roughly 4 bytes a token: crude, but it grows with the conversation, which is what callers watch. */
-function estimateTokens(bytes: number): number {
+export function estimateTokens(bytes: number): number {
   return Math.max(1, Math.ceil(bytes / 4));
 }
 

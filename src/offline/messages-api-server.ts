@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildErrorBody } from './error-body';
-import { buildMessageBody } from './message-body';
+import { buildMessageBody, estimateTokens } from './message-body';
 import { errorEvent, formatEvent, messageEvents, type StreamEvent } from './message-events';
 import type { MessageAnswer, MessagesApiAnswer, MessagesApiResponder, StreamShape } from './messages-api-answer';
 import { randomId } from './random-id';
@@ -108,7 +108,7 @@ function countTokensReply(body: unknown, received: ReceivedRequest): Reply {
   if (invalid !== null) return errorReply(400, 'invalid_request_error', invalid);
   const context = contextManagementProblem(body, received.headers);
   if (context !== null) return errorReply(400, 'invalid_request_error', context.message, {}, context.errorCode);
-  const inputTokens = Math.max(1, Math.ceil(received.bytes / 4));
+  const inputTokens = estimateTokens(received.bytes);
   return { status: 200, headers: { 'request-id': randomId('req_') }, body: { input_tokens: inputTokens }, summary: `200 input_tokens=${inputTokens}` };
 }
 
