@@ -21,7 +21,7 @@ import { McpConnections } from '../src/mcp/mcp-connections';
 import { dataConverter } from '../src/temporal/data-converter';
 import { findTemporalCli } from '../src/temporal/find-temporal-cli';
 import { createConversationWorker } from '../src/worker/create-worker';
-import { workflowPreloadModules } from '../src/worker/workflow-bundle';
+import { workflowBundleOptions } from '../src/worker/workflow-bundle';
 import { createCallClaudeWithMessages } from './naive/call-claude-with-messages';
 import type { ScriptedTurn } from './scripted-turn';
 import { tagOf } from './turn-settings';
@@ -80,7 +80,7 @@ export async function startBenchRig(): Promise<BenchRig> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-bench-'));
     cleanups.push(() => Promise.resolve(fs.rmSync(dir, { recursive: true, force: true })));
     const [oursBundle, naiveBundle] = await Promise.all([
-      bundleWorkflowCode({ workflowsPath: require.resolve('../src/workflows'), logger: quietLogger, preloadModules: workflowPreloadModules() }),
+      bundleWorkflowCode({ workflowsPath: require.resolve('../src/workflows'), logger: quietLogger, ...workflowBundleOptions() }),
       bundleWorkflowCode({ workflowsPath: require.resolve('./naive/workflows'), logger: quietLogger }),
     ]);
     const oursBundlePath = path.join(dir, 'ours-bundle.js');

@@ -25,6 +25,9 @@ export { encryptionKeyringFromEnv, type EncryptionKey, type EncryptionKeyring } 
 export { EncryptionError, type EncryptionErrorCode } from './errors/encryption-error';
 export { startCodecServer, type CodecServer, type CodecServerOptions } from './temporal/codec-server';
 export { DEFAULTS } from './config/settings';
-export { readMetricsSettings, MetricsSettingError, type MetricsSettings } from './telemetry/metrics-settings';
+export { readMetricsSettings, MetricsSettingError, OtelSettingError, type MetricsSettings } from './telemetry/metrics-settings';
+export { readTraceSettings, type TraceSettings } from './telemetry/trace-settings';
+export { installTracing, currentTracing, describeTracing, type Tracing } from './telemetry/tracing';
+export { tracingClientInterceptors } from './telemetry/client-tracing';
 export { runtimeMetricsConfig } from './telemetry/metrics-runtime';
 export * from './workflow';

@@ -12,6 +12,8 @@ import * as path from 'node:path';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type * as HostWorkerModule from '../../src/worker/create-host-worker';
 import { metricsTelemetry } from './worker-metrics';
+import { readTraceSettings } from '../../src/telemetry/trace-settings';
+import { installTracing } from '../../src/telemetry/tracing';
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
 
@@ -27,6 +29,11 @@ async function main(): Promise<void> {
   const srcRoot = path.resolve(process.env.BENCH_SRC_ROOT || REPO_ROOT);
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the measured tree is chosen at run time
   const { createHostWorker } = require(path.join(srcRoot, 'src/worker/create-host-worker')) as typeof HostWorkerModule;
+  // The traced design: the standard OTEL_* settings, spans to the benchmark's Jaeger.
+  const tracesUrl = process.env.BENCH_TRACES_URL;
+  const tracing = tracesUrl
+    ? installTracing(readTraceSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: tracesUrl, OTEL_SERVICE_NAME: 'mcp-host-bench' }))
+    : undefined;
   const host = await createHostWorker({
     address: required('BENCH_ADDRESS'),
     namespace: 'default',
@@ -52,6 +59,7 @@ async function main(): Promise<void> {
   const running = host.run();
   process.stdout.write('ready\n');
   await running;
+  await tracing?.shutdown();
 }
 
 main().then(

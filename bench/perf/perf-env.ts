@@ -21,6 +21,7 @@ import { devServerPid } from './proc-stats';
 import { devServerTuningArgs } from '../../src/temporal/server-tuning';
 import { startFakeModel, type FakeModel } from './fake-model';
 import { quietLogger } from '../quiet-logger';
+import { jaegerInstalled, startJaeger } from '../../test/support/jaeger-server';
 
 /** The dynamic config value that lets the server hand an activity to the workflow task's worker. */
 export const EAGER_ACTIVITIES = 'system.enableActivityEagerExecution=true';
@@ -50,6 +51,8 @@ export interface PerfEnv {
   model: FakeModel;
   /** The server versions, for the report. */
   versions: string;
+  /** A real Jaeger's OTLP/HTTP base URL, where the traced host sends its spans; undefined when Jaeger is not built (`npm run setup:jaeger`). */
+  tracesUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -63,6 +66,12 @@ const REPO_ROOT = path.resolve(__dirname, '../..');
 function treePreloadModules(root: string): string[] {
   const file = path.join(root, 'src/workflows/stack-trace-limit.ts');
   return workflowPreloadModules().length > 0 && fs.existsSync(file) ? [file] : [];
+}
+
+/** The workflow interceptors a tree's bundles carry (src/workflows/tracing-interceptors.ts), where it has them. */
+function treeInterceptorModules(root: string): string[] {
+  const file = path.join(root, 'src/workflows/tracing-interceptors.ts');
+  return fs.existsSync(file) ? [file] : [];
 }
 
 function cliVersion(cliPath: string): string {
@@ -114,13 +123,23 @@ export async function startPerfEnv(): Promise<PerfEnv> {
     cleanups.push(() => Promise.resolve(fs.rmSync(dir, { recursive: true, force: true })));
     const hostRoot = process.env.BENCH_HOST_ROOT ? path.resolve(process.env.BENCH_HOST_ROOT) : undefined;
     const [host, floor] = await Promise.all([
-      bundleWorkflowCode({ workflowsPath: path.join(hostRoot ?? REPO_ROOT, 'src/workflows'), logger: quietLogger, preloadModules: treePreloadModules(hostRoot ?? REPO_ROOT) }),
+      bundleWorkflowCode({
+        workflowsPath: path.join(hostRoot ?? REPO_ROOT, 'src/workflows'),
+        logger: quietLogger,
+        preloadModules: treePreloadModules(hostRoot ?? REPO_ROOT),
+        workflowInterceptorModules: treeInterceptorModules(hostRoot ?? REPO_ROOT),
+      }),
       bundleWorkflowCode({ workflowsPath: require.resolve('./floor-workflows'), logger: quietLogger }),
     ]);
     const beforeRoot = process.env.BENCH_BEFORE_ROOT ? path.resolve(process.env.BENCH_BEFORE_ROOT) : undefined;
     let before: PerfEnv['before'];
     if (beforeRoot) {
-      const bundled = await bundleWorkflowCode({ workflowsPath: path.join(beforeRoot, 'src/workflows'), logger: quietLogger, preloadModules: treePreloadModules(beforeRoot) });
+      const bundled = await bundleWorkflowCode({
+        workflowsPath: path.join(beforeRoot, 'src/workflows'),
+        logger: quietLogger,
+        preloadModules: treePreloadModules(beforeRoot),
+        workflowInterceptorModules: treeInterceptorModules(beforeRoot),
+      });
       const bundle = path.join(dir, 'before-bundle.js');
       fs.writeFileSync(bundle, bundled.code);
       let label = path.basename(beforeRoot);
@@ -138,6 +157,9 @@ export async function startPerfEnv(): Promise<PerfEnv> {
 
     const model = await startFakeModel();
     cleanups.push(() => model.close());
+    // The traced host's spans go to a real Jaeger, as in production they go to a collector.
+    const jaeger = jaegerInstalled() ? await startJaeger() : undefined;
+    if (jaeger) cleanups.push(() => jaeger.stop());
     return {
       servers: { plain, eager },
       hostBundle,
@@ -146,6 +168,7 @@ export async function startPerfEnv(): Promise<PerfEnv> {
       ...(before ? { before } : {}),
       model,
       versions: `${cliVersion(cli.path)}, its dev server reports ${info.serverVersion ?? '?'}`,
+      ...(jaeger ? { tracesUrl: jaeger.otlpHttpUrl } : {}),
       stop,
     };
   } catch (err) {

@@ -17,7 +17,7 @@ import { startPlainLoop, startPlainLoopProcess, type PlainLoop } from './plain-l
 import { activityExecution, executionBetween, type ActivityExecution } from './worker-metrics';
 import { startWorker, type WorkerProcess } from './worker-process';
 
-export type RoundDesign = 'plain' | 'plain-process' | 'floor' | 'floor-eager' | 'host' | 'host-eager' | 'host-fast-eager' | 'before' | 'before-eager';
+export type RoundDesign = 'plain' | 'plain-process' | 'floor' | 'floor-eager' | 'host' | 'host-eager' | 'host-traced-eager' | 'host-fast-eager' | 'before' | 'before-eager';
 
 export const ROUND_LABEL: Record<RoundDesign, string> = {
   plain: 'plain loop (no Temporal)',
@@ -26,6 +26,7 @@ export const ROUND_LABEL: Record<RoundDesign, string> = {
   'floor-eager': 'floor, eager dispatch',
   host: 'host',
   'host-eager': 'host, eager dispatch',
+  'host-traced-eager': 'host, traced (OTLP to a real Jaeger), eager dispatch',
   'host-fast-eager': 'host, fast tool (local activity), eager dispatch',
   before: 'host before (BENCH_BEFORE_ROOT)',
   'before-eager': 'host before, eager dispatch',
@@ -50,6 +51,7 @@ export async function runRounds(env: PerfEnv, options: { modelCalls: number; rep
     plain: `perf-host-${randomUUID()}`,
     eager: `perf-host-eager-${randomUUID()}`,
     fastEager: `perf-host-fast-eager-${randomUUID()}`,
+    tracedEager: `perf-host-traced-eager-${randomUUID()}`,
     floor: `perf-floor-${randomUUID()}`,
     floorEager: `perf-floor-eager-${randomUUID()}`,
     before: `perf-before-${randomUUID()}`,
@@ -65,6 +67,10 @@ export async function runRounds(env: PerfEnv, options: { modelCalls: number; rep
     const specs: Array<[RoundDesign, Parameters<typeof startWorker>[0]]> = [
       ['host', { kind: 'host', address: plainServer.address, taskQueue: queues.plain, bundlePath: env.hostBundle, claudeUrl: env.model.url, ...(env.hostRoot ? { srcRoot: env.hostRoot } : {}) }],
       ['host-eager', { kind: 'host', address: eagerServer.address, taskQueue: queues.eager, bundlePath: env.hostBundle, claudeUrl: env.model.url, ...(env.hostRoot ? { srcRoot: env.hostRoot } : {}) }],
+      // The same host tracing (issue 30), its spans sent to a real Jaeger: what tracing costs a round.
+      ...(env.tracesUrl !== undefined
+        ? ([['host-traced-eager', { kind: 'host', address: eagerServer.address, taskQueue: queues.tracedEager, bundlePath: env.hostBundle, claudeUrl: env.model.url, tracesUrl: env.tracesUrl, ...(env.hostRoot ? { srcRoot: env.hostRoot } : {}) }]] as Array<[RoundDesign, Parameters<typeof startWorker>[0]]>)
+        : []),
       // The same host with its MCP server marked fast (mcp.json `fast: true`): tool calls as local activities.
       ['host-fast-eager', { kind: 'host', address: eagerServer.address, taskQueue: queues.fastEager, bundlePath: env.hostBundle, claudeUrl: env.model.url, fastTools: true, ...(env.hostRoot ? { srcRoot: env.hostRoot } : {}) }],
       ['floor', { kind: 'floor', address: plainServer.address, taskQueue: queues.floor, bundlePath: env.floorBundle }],
@@ -102,18 +108,29 @@ export async function runRounds(env: PerfEnv, options: { modelCalls: number; rep
         case 'host':
         case 'host-eager':
         case 'host-fast-eager':
+        case 'host-traced-eager':
         case 'before':
         case 'before-eager': {
           const eager = design.endsWith('eager');
           const queue =
-            design === 'host-fast-eager' ? queues.fastEager : design.startsWith('before') ? (eager ? queues.beforeEager : queues.before) : eager ? queues.eager : queues.plain;
+            design === 'host-fast-eager' ? queues.fastEager : design === 'host-traced-eager' ? queues.tracedEager : design.startsWith('before') ? (eager ? queues.beforeEager : queues.before) : eager ? queues.eager : queues.plain;
           const t = await hostConversation((eager ? eagerServer : plainServer).client, queue, env.model, tag,
             responder(scriptedTurn(modelCalls)), { modelMs: 0, maxIterations: modelCalls });
           return { ms: t.turnMs, workflowId: t.workflowId };
         }
       }
     };
-    const designs: RoundDesign[] = ['plain', 'plain-process', 'floor', 'floor-eager', 'host', 'host-eager', 'host-fast-eager', ...(before ? (['before', 'before-eager'] as const) : [])];
+    const designs: RoundDesign[] = [
+      'plain',
+      'plain-process',
+      'floor',
+      'floor-eager',
+      'host',
+      'host-eager',
+      ...(env.tracesUrl !== undefined ? (['host-traced-eager'] as const) : []),
+      'host-fast-eager',
+      ...(before ? (['before', 'before-eager'] as const) : []),
+    ];
     // One unmeasured turn each first: connections, JIT, the MCP server's start.
     for (const design of designs) await run(design);
     // What each worker's activities ran from here on, as its SDK timed them.
@@ -184,6 +201,16 @@ export function roundsReport(result: RoundsResult): string[] {
         `so the floor plus the calls' own work is ${fmt(floorEager + work)} ms: the host with eager dispatch runs **${(hostEager / (floorEager + work)).toFixed(2)}×** that, ` +
         `${fmt(hostEager - floorEager - work)} ms per round above it (of its ${fmt(hostEager - floorEager)} ms above the floor).`,
     );
+  }
+  if (result.designs.includes('host-traced-eager')) {
+    const traced = med('host-traced-eager');
+    lines.push(
+      '',
+      `Tracing (\`OTEL_EXPORTER_OTLP_ENDPOINT\` set, every span of the round exported by OTLP/HTTP to a real Jaeger): ${fmt(traced)} ms per round against ` +
+        `${fmt(hostEager)} untraced, **${(traced / hostEager).toFixed(2)}×** (${fmt(traced - hostEager)} ms per round).`,
+    );
+  } else {
+    lines.push('', 'Tracing: not measured (Jaeger is not built here: `npm run setup:jaeger`).');
   }
   if (result.execution.size > 0) {
     const rounds = result.repeat * result.modelCalls;

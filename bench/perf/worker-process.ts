@@ -24,6 +24,8 @@ export interface WorkerSpec {
   srcRoot?: string;
   /** The host's MCP server is marked `fast: true`: its tool calls run as local activities. */
   fastTools?: boolean;
+  /** The host traces, sending its spans by OTLP/HTTP to this base URL (src/telemetry/tracing.ts). */
+  tracesUrl?: string;
 }
 
 /** A running worker process. */
@@ -64,6 +66,7 @@ export async function startWorker(spec: WorkerSpec): Promise<WorkerProcess> {
       BENCH_TOOL_MS: String(spec.toolMs ?? 0),
       BENCH_SRC_ROOT: spec.srcRoot ?? '',
       BENCH_FAST_TOOLS: spec.fastTools === true ? '1' : '',
+      BENCH_TRACES_URL: spec.tracesUrl ?? '',
       BENCH_METRICS_PORT: String(metricsPort),
     },
   });

@@ -2,6 +2,8 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { Context } from '@temporalio/activity';
 import { streamMessage } from '../claude/stream-message';
 import { buildClaudeRequest } from './claude-request';
+import { trace } from '@opentelemetry/api';
+import { capturedJson, contentCaptured } from '../telemetry/traced-activities';
 import { claudeCallLimits, type ClaudeCallLimits } from '../errors/claude-time-limits';
 import { classified } from '../errors/classify-error';
 import { ClaudeStreamPublisher, QUIET_START_MS } from './publish-progress';
@@ -64,6 +66,8 @@ export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput)
     const quietUntil = publisher?.quietUntil ?? Date.now() + QUIET_START_MS;
     return withHeartbeats(classified(async () => {
       const { body, betas } = await buildClaudeRequest(deps.transcripts, input);
+      // The prompt goes into the call's span only when content capture is on (src/telemetry/traced-activities.ts).
+      if (contentCaptured()) trace.getActiveSpan()?.setAttribute('gen_ai.input.messages', capturedJson(body.messages));
       const context = Context.current();
       const { activityId, attempt } = context.info;
       const { onTextDelta, onThinkingDelta } = deps;

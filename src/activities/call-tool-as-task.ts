@@ -37,6 +37,7 @@ import { HEADER_MISMATCH, paramHeadersForCall, relistForCall } from '../mcp/tool
 import type { ToolDefinition } from '../mcp/tools/tool-definitions';
 import type { ToolAttemptBudget } from './tool-attempt-budget';
 import type { ToolCallInput } from './types';
+import { trace } from '@opentelemetry/api';
 
 /** What the branch needs of the attempt. */
 export interface TaskAttempt {
@@ -83,6 +84,8 @@ export function taskWireOfAttempt(client: Client, definition: ToolDefinition | u
 export async function callToolAsTask(wire: TaskWire, attempt: TaskAttempt): Promise<unknown> {
   const { budget, client, connections, input, server } = attempt;
   const signal = AbortSignal.any([attempt.cancelled, attempt.deadline]);
+  // The tool call's span (src/telemetry/traced-activities.ts) names the task it runs as.
+  const span = trace.getActiveSpan();
   const driverFor = (definition: ToolDefinition | undefined): TaskDriver =>
     new TaskDriver(
       {
@@ -98,10 +101,12 @@ export async function callToolAsTask(wire: TaskWire, attempt: TaskAttempt): Prom
       },
       {
         onTaskId: (taskId) => {
+          span?.setAttribute('mcp_host.task.id', taskId);
           budget.noteTask(taskId);
           attempt.heartbeat();
         },
         onStatus: (task) => {
+          span?.setAttribute('mcp_host.task.id', task.taskId);
           budget.noteTask(task.taskId, { status: task.status, ...(task.statusMessage !== undefined ? { message: task.statusMessage } : {}) });
           attempt.heartbeat();
         },

@@ -23,6 +23,7 @@ import { withClaudeFailureDelays } from './with-claude-failure-delays';
 import { withRedactedFailures } from './with-redacted-failures';
 import { HostMetrics } from '../telemetry/host-metrics';
 import { meteredActivities } from '../telemetry/metered-activities';
+import { tracedActivities } from '../telemetry/traced-activities';
 
 /** Everything the activities reach: secrets live here, in the worker, never in a payload. */
 export interface ActivityDeps {
@@ -59,8 +60,9 @@ export function createActivities(deps: ActivityDeps): ConversationActivities {
   const secrets = workerSecrets(deps);
   const released = <A extends unknown[], R>(activity: (...args: A) => Promise<R>): ((...args: A) => Promise<R>) =>
     releasingStickyQueueOnRetry(deps.temporal, activity);
-  // Measured outermost (src/telemetry/metered-activities.ts): each attempt's whole time, its failure as Temporal records it.
-  return meteredActivities(metrics, {
+  // Traced and measured outermost (src/telemetry/traced-activities.ts, metered-activities.ts): each
+  // attempt's whole time, its failure as Temporal records it.
+  return tracedActivities(meteredActivities(metrics, {
     callClaude: released(
       withClaudeFailureDelays(
         withRedactedFailures(
@@ -94,7 +96,7 @@ export function createActivities(deps: ActivityDeps): ConversationActivities {
         secrets,
       ),
     ),
-  });
+  }));
 }
 
 export type { ConversationActivities } from './types';

@@ -36,6 +36,7 @@ import { waitingInputAttributeRegistered } from './progress-attributes';
 import { WAITING_INPUT_ATTRIBUTE } from '../workflows/progress-attributes';
 import { promptListing, readResource, readTurnContent, renderPrompts, renderResourceContents, renderResources, resourceListing } from './resources';
 import type { TurnContent } from '../conversation/turn-content';
+import { currentTracing, installTracing } from '../telemetry/tracing';
 
 /** Thrown for wrong usage: printed with the usage text, exit code 2. */
 export class UsageError extends Error {}
@@ -311,6 +312,8 @@ export async function runCli(
   const config = (): Settings => (settings ??= readSettings());
   let connected: Awaited<ReturnType<typeof connectClient>> | undefined;
   const client = async () => {
+    // The OTEL_* variables may turn traces on: each start, send and update is then a span (src/telemetry).
+    installTracing();
     connected ??= await connectClient(config());
     return connected.client;
   };
@@ -528,6 +531,8 @@ export async function runCli(
     err(`mcp-host: ${errorLine(e)}`);
     return 1;
   } finally {
+    // Spans are sent before the process exits.
+    await currentTracing()?.flush().catch(() => undefined);
     if (options.closeConnection !== false) await connected?.close();
   }
 }

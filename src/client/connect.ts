@@ -3,6 +3,7 @@ import type { Settings } from '../config/settings';
 import { connectClientConnection } from '../temporal/connect-client';
 import { dataConverter } from '../temporal/data-converter';
 import { environmentKeyring } from '../temporal/environment-encryption';
+import { tracingClientInterceptors } from '../telemetry/client-tracing';
 
 /** A client connection and the settings it was made from. */
 export interface ClientContext {
@@ -24,5 +25,11 @@ export async function connectClient(settings: Settings): Promise<ClientContext> 
   // A malformed MCP_HOST_ENCRYPTION_* is one clear error now, not a failure of every payload.
   environmentKeyring();
   const connection = await connectClientConnection(settings.temporal, 5000);
-  return { client: new Client({ connection, namespace: settings.namespace, dataConverter }), settings, close: () => connection.close() };
+  // With tracing installed (src/telemetry/tracing.ts), starts, signals and updates carry their trace to the workflow.
+  const interceptors = tracingClientInterceptors();
+  return {
+    client: new Client({ connection, namespace: settings.namespace, dataConverter, ...(interceptors !== undefined ? { interceptors } : {}) }),
+    settings,
+    close: () => connection.close(),
+  };
 }

@@ -162,9 +162,9 @@ export function continuedState(carried: CarriedState): ConversationState {
 }
 
 /** Queues a user turn and returns its id. */
-export function enqueueTurn(state: ConversationState, text: string, awaited: boolean, content?: TurnContent): number {
+export function enqueueTurn(state: ConversationState, text: string, awaited: boolean, content?: TurnContent, trace?: Record<string, string>): number {
   const turnId = state.nextTurnId++;
-  state.pending.push({ turnId, text, awaited, ...(hasTurnContent(content) ? { content } : {}) });
+  state.pending.push({ turnId, text, awaited, ...(hasTurnContent(content) ? { content } : {}), ...(trace !== undefined ? { trace } : {}) });
   return turnId;
 }
 

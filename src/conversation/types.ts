@@ -184,6 +184,8 @@ export interface PendingTurn {
   content?: TurnContent;
   /** Sent by the update, which waits for the result; a signal's result is only in the status. */
   awaited: boolean;
+  /** The sender's W3C trace context (src/workflows/turn-trace.ts): the turn's span goes under it. */
+  trace?: Record<string, string>;
 }
 
 /** The status query's answer. */

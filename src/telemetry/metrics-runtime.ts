@@ -67,7 +67,7 @@ export function runtimeMetricsConfig(settings: MetricsSettings): MetricsExporter
 }
 
 /** A URL without its credentials, query or fragment (they may hold a token). */
-function shownUrl(raw: string): string {
+export function shownUrl(raw: string): string {
   try {
     const url = new URL(raw);
     url.username = '';

@@ -11,7 +11,7 @@
  *   `OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE`, `OTEL_METRIC_EXPORT_INTERVAL`.
  * - `OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`; `OTEL_SDK_DISABLED=true` turns it all off.
  *
- * A value the worker cannot honour is refused by name ({@link MetricsSettingError}), never
+ * A value the worker cannot honour is refused by name ({@link OtelSettingError}), never
  * silently replaced. Pure: reads only the `env` it is given.
  */
 
@@ -20,9 +20,9 @@ export const DEFAULT_PROMETHEUS_PORT = 9464;
 /** The specification's default of `OTEL_METRIC_EXPORT_INTERVAL`: how often OTLP pushes, and how often the gauges are counted. */
 export const DEFAULT_EXPORT_INTERVAL_MS = 60_000;
 
-/** A metrics variable with a value the worker cannot use: the message names the variable. */
-export class MetricsSettingError extends Error {
-  override readonly name = 'MetricsSettingError';
+/** An OpenTelemetry variable (metrics or traces) with a value the host cannot use: the message names the variable. */
+export class OtelSettingError extends Error {
+  override readonly name = 'OtelSettingError';
 
   /**
    * @param variable The environment variable at fault.
@@ -35,6 +35,11 @@ export class MetricsSettingError extends Error {
     super(`${variable}: ${problem}`);
   }
 }
+
+/** The name the library first exported {@link OtelSettingError} under, when only metrics read the variables. */
+export const MetricsSettingError = OtelSettingError;
+/** See {@link OtelSettingError}. */
+export type MetricsSettingError = OtelSettingError;
 
 /** What the service calls itself, as OpenTelemetry resources say it. */
 export interface MetricsResource {
@@ -58,7 +63,7 @@ export type MetricsSettings =
       intervalMs: number;
     } & MetricsResource);
 
-function nonEmpty(value: string | undefined): string | undefined {
+export function nonEmpty(value: string | undefined): string | undefined {
   return value !== undefined && value.trim() !== '' ? value.trim() : undefined;
 }
 
@@ -69,11 +74,11 @@ export function parseKeyValueList(variable: string, raw: string | undefined, sec
     if (item.trim() === '') continue;
     const eq = item.indexOf('=');
     // A secret list's entry is not quoted back: it may be a token pasted without its key.
-    if (eq <= 0) throw new MetricsSettingError(variable, secret ? 'an entry is not key=value' : `"${item.trim()}" is not key=value`);
+    if (eq <= 0) throw new OtelSettingError(variable, secret ? 'an entry is not key=value' : `"${item.trim()}" is not key=value`);
     try {
       pairs[decodeURIComponent(item.slice(0, eq).trim())] = decodeURIComponent(item.slice(eq + 1).trim());
     } catch {
-      throw new MetricsSettingError(variable, 'an entry is not valid percent-encoding');
+      throw new OtelSettingError(variable, 'an entry is not valid percent-encoding');
     }
   }
   return pairs;
@@ -90,12 +95,12 @@ function exporterOf(env: NodeJS.ProcessEnv): 'none' | 'prometheus' | 'otlp' {
   if (names.includes('none')) return 'none';
   for (const name of names) {
     if (name !== 'prometheus' && name !== 'otlp') {
-      throw new MetricsSettingError('OTEL_METRICS_EXPORTER', `"${name}" is not supported here (prometheus, otlp or none)`);
+      throw new OtelSettingError('OTEL_METRICS_EXPORTER', `"${name}" is not supported here (prometheus, otlp or none)`);
     }
   }
   if (names.length > 1) {
     // The Temporal runtime that exports the SDK's metrics and the host's has one exporter.
-    throw new MetricsSettingError('OTEL_METRICS_EXPORTER', 'choose one of prometheus and otlp (the worker has one metrics exporter; a collector can scrape or receive and forward to both)');
+    throw new OtelSettingError('OTEL_METRICS_EXPORTER', 'choose one of prometheus and otlp (the worker has one metrics exporter; a collector can scrape or receive and forward to both)');
   }
   return names[0] === 'prometheus' ? 'prometheus' : 'otlp';
 }
@@ -105,11 +110,12 @@ export function exportIntervalMs(env: NodeJS.ProcessEnv = process.env): number {
   const raw = nonEmpty(env.OTEL_METRIC_EXPORT_INTERVAL);
   if (raw === undefined) return DEFAULT_EXPORT_INTERVAL_MS;
   const ms = Number(raw);
-  if (!Number.isInteger(ms) || ms < 100) throw new MetricsSettingError('OTEL_METRIC_EXPORT_INTERVAL', `must be a whole number of milliseconds, at least 100, got "${raw}"`);
+  if (!Number.isInteger(ms) || ms < 100) throw new OtelSettingError('OTEL_METRIC_EXPORT_INTERVAL', `must be a whole number of milliseconds, at least 100, got "${raw}"`);
   return ms;
 }
 
-function resourceOf(env: NodeJS.ProcessEnv): MetricsResource {
+/** `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES`, as every signal reads them. */
+export function resourceOf(env: NodeJS.ProcessEnv): MetricsResource {
   const attributes = parseKeyValueList('OTEL_RESOURCE_ATTRIBUTES', env.OTEL_RESOURCE_ATTRIBUTES, false);
   return { serviceName: nonEmpty(env.OTEL_SERVICE_NAME) ?? nonEmpty(attributes['service.name']), attributes };
 }
@@ -119,29 +125,29 @@ function prometheusBindAddress(env: NodeJS.ProcessEnv): string {
   const rawHost = nonEmpty(env.OTEL_EXPORTER_PROMETHEUS_HOST) ?? 'localhost';
   const rawPort = nonEmpty(env.OTEL_EXPORTER_PROMETHEUS_PORT);
   const port = rawPort === undefined ? DEFAULT_PROMETHEUS_PORT : Number(rawPort);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new MetricsSettingError('OTEL_EXPORTER_PROMETHEUS_PORT', `must be a port number, got "${rawPort ?? ''}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new OtelSettingError('OTEL_EXPORTER_PROMETHEUS_PORT', `must be a port number, got "${rawPort ?? ''}"`);
   const host = rawHost === 'localhost' ? '127.0.0.1' : rawHost.replace(/^\[(.*)\]$/, '$1');
   if (/^\d{1,3}(\.\d{1,3}){3}$/.test(host)) return `${host}:${port}`;
   if (host.includes(':')) return `[${host}]:${port}`;
-  throw new MetricsSettingError('OTEL_EXPORTER_PROMETHEUS_HOST', `must be an IP address to listen on (0.0.0.0 for every interface) or localhost, got "${rawHost}"`);
+  throw new OtelSettingError('OTEL_EXPORTER_PROMETHEUS_HOST', `must be an IP address to listen on (0.0.0.0 for every interface) or localhost, got "${rawHost}"`);
 }
 
 function protocolOf(env: NodeJS.ProcessEnv): 'grpc' | 'http/protobuf' {
   const variable = nonEmpty(env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL) !== undefined ? 'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
   const raw = nonEmpty(env[variable]) ?? 'http/protobuf';
   if (raw === 'grpc' || raw === 'http/protobuf') return raw;
-  throw new MetricsSettingError(variable, `"${raw}" is not supported here (http/protobuf or grpc)`);
+  throw new OtelSettingError(variable, `"${raw}" is not supported here (http/protobuf or grpc)`);
 }
 
 /** A URL of the scheme an OTLP exporter speaks; the message never quotes it (it may hold credentials). */
-function checkedUrl(variable: string, raw: string): string {
+export function checkedUrl(variable: string, raw: string): string {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new MetricsSettingError(variable, 'is not a URL');
+    throw new OtelSettingError(variable, 'is not a URL');
   }
-  if (!['http:', 'https:', 'grpc:', 'grpcs:'].includes(url.protocol)) throw new MetricsSettingError(variable, `the scheme must be http, https, grpc or grpcs, not ${url.protocol}`);
+  if (!['http:', 'https:', 'grpc:', 'grpcs:'].includes(url.protocol)) throw new OtelSettingError(variable, `the scheme must be http, https, grpc or grpcs, not ${url.protocol}`);
   return raw;
 }
 
@@ -164,7 +170,7 @@ function temporalityOf(env: NodeJS.ProcessEnv): 'cumulative' | 'delta' {
   // `lowmemory` is delta for the synchronous counters and histograms, which is what the host records.
   if (raw === 'cumulative') return 'cumulative';
   if (raw === 'delta' || raw === 'lowmemory') return 'delta';
-  throw new MetricsSettingError('OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE', `"${raw}" is not cumulative, delta or lowmemory`);
+  throw new OtelSettingError('OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE', `"${raw}" is not cumulative, delta or lowmemory`);
 }
 
 /** Reads the metrics settings from `env` (default: the process environment). */

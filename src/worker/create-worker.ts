@@ -5,7 +5,8 @@ import * as fs from 'node:fs';
 import type { ConversationActivities } from '../activities/types';
 import type { McpConnections } from '../mcp/mcp-connections';
 import { dataConverter } from '../temporal/data-converter';
-import { prebuiltWorkflowBundlePath, workflowPreloadModules, workflowsPath } from './workflow-bundle';
+import { workerTracingOptions } from '../telemetry/worker-tracing';
+import { prebuiltWorkflowBundlePath, workflowInterceptorModules, workflowPreloadModules, workflowsPath } from './workflow-bundle';
 
 /** Where a conversation worker polls, and which workflow code it runs. */
 export interface ConversationWorkerTarget {
@@ -107,6 +108,7 @@ function workerOptions(target: ConversationWorkerTarget, activities: Conversatio
       ? { workflowsPath: workflowsPath(), bundlerOptions: { preloadModules: workflowPreloadModules() } }
       : // As code, the SDK starts the workflow thread without waiting for a file read first.
         { workflowBundle: bundleAsCode ? { code: fs.readFileSync(bundlePath, 'utf8') } : { codePath: bundlePath } };
+  const tracing = workerTracingOptions();
   return {
     connection: target.connection,
     namespace: target.namespace,
@@ -114,6 +116,9 @@ function workerOptions(target: ConversationWorkerTarget, activities: Conversatio
     dataConverter,
     ...bundle,
     activities,
+    // Spans (src/telemetry/worker-tracing.ts); a bundle made here gets the workflow interceptors a prebuilt one carries.
+    interceptors: { activity: tracing.activityInterceptors, ...(bundlePath === undefined ? { workflowModules: workflowInterceptorModules() } : {}) },
+    sinks: tracing.sinks,
     // Lets an in-flight tool call finish (or be retried elsewhere) when the worker is stopped.
     shutdownGraceTime: '10 seconds',
     // Every heartbeat reaches the server within a second, whatever the activity's heartbeat timeout:

@@ -10,6 +10,8 @@ import { createHostWorker, type ClaudeEndpoint } from './create-host-worker';
 import { logLevelFrom } from './runtime-logger';
 import { readMetricsSettings } from '../telemetry/metrics-settings';
 import { describeMetrics } from '../telemetry/metrics-runtime';
+import { readTraceSettings } from '../telemetry/trace-settings';
+import { currentTracing, describeTracing } from '../telemetry/tracing';
 
 export type { ClaudeEndpoint } from './create-host-worker';
 
@@ -45,6 +47,8 @@ export async function runWorker(
   // Where the metrics go, when they are on (never a header value or a URL's credentials).
   const metrics = readMetricsSettings();
   if (metrics.exporter !== 'none') say(describeMetrics(metrics));
+  const traces = readTraceSettings();
+  if (traces.exporter !== 'none') say(describeTracing(traces));
   if (host.servers.length === 0) say('MCP servers: none configured (conversations run without tools)');
   // Reported while the worker already polls (the probes started while it was created): a slow
   // server must not delay the worker.
@@ -53,5 +57,7 @@ export async function runWorker(
     await running;
   } finally {
     await probing.catch(() => undefined);
+    // The spans of the last moments, exported before the process goes.
+    await currentTracing()?.shutdown().catch(() => undefined);
   }
 }

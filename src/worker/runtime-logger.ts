@@ -2,12 +2,15 @@
  * The Temporal runtime's log level for the worker processes: `LOG_LEVEL` (TRACE, DEBUG, INFO,
  * WARN, ERROR), default WARN — at INFO the SDK logs every worker state change, which buries the
  * start-up lines that matter. Must run before the first worker or native connection is made.
- * The runtime's metrics exporter too, when the `OTEL_*` variables turn metrics on (src/telemetry).
+ * The runtime's metrics exporter too, when the `OTEL_*` variables turn metrics on, and the process's
+ * tracer provider when they turn traces on (src/telemetry).
  */
 import { IllegalStateError } from '@temporalio/common';
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 import { readMetricsSettings } from '../telemetry/metrics-settings';
 import { runtimeMetricsConfig } from '../telemetry/metrics-runtime';
+import { readTraceSettings } from '../telemetry/trace-settings';
+import { installTracing } from '../telemetry/tracing';
 
 const LEVELS: readonly LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
 
@@ -27,6 +30,7 @@ export function logLevelFrom(env: NodeJS.ProcessEnv = process.env): LogLevel {
 export function installRuntimeLogger(env: NodeJS.ProcessEnv = process.env): void {
   const level = logLevelFrom(env);
   const metrics = runtimeMetricsConfig(readMetricsSettings(env));
+  installTracing(readTraceSettings(env));
   try {
     Runtime.install({ logger: new DefaultLogger(level), ...(metrics !== undefined ? { telemetryOptions: { metrics } } : {}) });
   } catch (err) {

@@ -52,9 +52,22 @@ export function workflowPreloadModules(env: NodeJS.ProcessEnv = process.env): st
   return [require.resolve('../workflows/stack-trace-limit')];
 }
 
+/**
+ * The workflow interceptor modules every bundle of these workflows carries: Temporal's OpenTelemetry
+ * interceptors (src/workflows/tracing-interceptors.ts), whose spans the worker exports or drops.
+ */
+export function workflowInterceptorModules(): string[] {
+  return [require.resolve('../workflows/tracing-interceptors')];
+}
+
+/** What every bundle of these workflows is made with: the preloaded modules and the interceptors. */
+export function workflowBundleOptions(env: NodeJS.ProcessEnv = process.env): { preloadModules: string[]; workflowInterceptorModules: string[] } {
+  return { preloadModules: workflowPreloadModules(env), workflowInterceptorModules: workflowInterceptorModules() };
+}
+
 /** Bundles the workflows into `outFile`; returns its size in bytes. */
 export async function writeWorkflowBundle(outFile: string, from: string = workflowsPath()): Promise<number> {
-  const bundle = await bundleWorkflowCode({ workflowsPath: from, logger: bundlerLogger, preloadModules: workflowPreloadModules() });
+  const bundle = await bundleWorkflowCode({ workflowsPath: from, logger: bundlerLogger, ...workflowBundleOptions() });
   fs.mkdirSync(path.dirname(outFile), { recursive: true });
   fs.writeFileSync(outFile, bundle.code);
   return Buffer.byteLength(bundle.code);

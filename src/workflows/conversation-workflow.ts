@@ -50,6 +50,7 @@ import { hasTurnContent, turnContentProblem, type TurnContent } from '../convers
 import { installApprovalHandlers } from './tool-approval';
 import { installInputHandlers } from './server-input';
 import { countTurn } from './turn-metrics';
+import { inTurnSpan, senderTraceContext } from './turn-trace';
 
 /** The workflow's input. */
 export interface ConversationInput {
@@ -82,7 +83,7 @@ function installHandlers(state: ConversationState, ended: () => boolean, running
     // A message id this conversation already took (a signal repeated across continue-as-new).
     const key = meta?.messageId !== undefined ? signalKey(meta.messageId) : undefined;
     if (key !== undefined && acceptedTurn(state, key)) return;
-    const turnId = enqueueTurn(state, text, false, meta?.content);
+    const turnId = enqueueTurn(state, text, false, meta?.content, senderTraceContext());
     if (key !== undefined) rememberTurn(state, key, turnId);
   });
   setHandler(cancelTurnUpdate, async () => {
@@ -150,7 +151,7 @@ function installHandlers(state: ConversationState, ended: () => boolean, running
         if (repeated.result) return repeated.result;
         throw ApplicationFailure.nonRetryable(repeatProblem(state, key) ?? 'the repeated turn has no result', 'host.repeated_turn');
       }
-      const turnId = enqueueTurn(state, text, true, content);
+      const turnId = enqueueTurn(state, text, true, content, senderTraceContext());
       rememberTurn(state, key, turnId);
       await condition(() => state.undelivered.some((r) => r.turnId === turnId));
       const index = state.undelivered.findIndex((r) => r.turnId === turnId);
@@ -200,7 +201,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     const scope = new CancellationScope();
     running.scope = scope;
     running.cancelledByUser = false;
-    const result = await scope.run(() => runTurn(state, turn, { cancelledByUser: () => running.cancelledByUser }));
+    const result = await scope.run(() => inTurnSpan(turn, state.options.model, () => runTurn(state, turn, { cancelledByUser: () => running.cancelledByUser })));
     running.scope = null;
     recordTurn(state, turn, result);
     countTurn(result.status);

@@ -21,6 +21,7 @@ import { dataConverter } from '../../src/temporal/data-converter';
 import type { ScriptStep } from '../../src/testing';
 import { scenarioServer } from '../fixtures/reference-servers';
 import { startTestWorker, temporalAddress, TEST_API_KEY, type TestWorker } from '../support/test-worker';
+import { workerTracingOptions } from '../../src/telemetry/worker-tracing';
 
 /** The answer, long enough to stream for a while (about 3,000 characters) and easy to find in a history. */
 const ANSWER = Array.from({ length: 60 }, (_, i) => `STREAMED-LINE-${String(i).padStart(2, '0')} the weather holds, 25°C and sunny.`).join('\n');
@@ -147,6 +148,8 @@ describe('live progress', () => {
       namespace: 'default',
       taskQueue: quietQueue,
       dataConverter,
+      // The workflow bundle's span sink (src/telemetry/worker-tracing.ts): dropped, tracing is off here.
+      sinks: workerTracingOptions().sinks,
       // As src/worker/create-worker.ts sets it.
       maxHeartbeatThrottleInterval: '250 milliseconds',
       ...(process.env.TEMPORAL_TEST_WORKFLOW_BUNDLE ? { workflowBundle: { codePath: process.env.TEMPORAL_TEST_WORKFLOW_BUNDLE } } : { workflowsPath: require.resolve('../../src/workflows') }),
@@ -160,6 +163,8 @@ describe('live progress', () => {
       namespace: 'default',
       taskQueue: streamingQueue,
       dataConverter,
+      // The workflow bundle's span sink (src/telemetry/worker-tracing.ts): dropped, tracing is off here.
+      sinks: workerTracingOptions().sinks,
       // As src/worker/create-worker.ts sets it.
       maxHeartbeatThrottleInterval: '250 milliseconds',
       ...(process.env.TEMPORAL_TEST_WORKFLOW_BUNDLE ? { workflowBundle: { codePath: process.env.TEMPORAL_TEST_WORKFLOW_BUNDLE } } : { workflowsPath: require.resolve('../../src/workflows') }),

@@ -16,6 +16,7 @@ import { sendMessageUpdate, toolsQuery } from '../../src/workflows/definitions';
 import { Client, Connection } from '@temporalio/client';
 import { dataConverter } from '../../src/temporal/data-converter';
 import { temporalAddress } from '../support/test-worker';
+import { workerTracingOptions } from '../../src/telemetry/worker-tracing';
 
 const route = (server: string, name: string): ToolRoute => ({ server, name, idempotent: false, timeoutMs: 10_000 });
 const tool = (name: string): Tool => ({ name, description: name, input_schema: { type: 'object' } });
@@ -63,6 +64,8 @@ describe('stable tool names', () => {
       connection,
       taskQueue,
       dataConverter,
+      // The workflow bundle's span sink (src/telemetry/worker-tracing.ts): dropped, tracing is off here.
+      sinks: workerTracingOptions().sinks,
       ...(process.env.TEMPORAL_TEST_WORKFLOW_BUNDLE
         ? { workflowBundle: { codePath: process.env.TEMPORAL_TEST_WORKFLOW_BUNDLE } }
         : { workflowsPath: require.resolve('../../src/workflows') }),

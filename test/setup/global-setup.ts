@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { findTemporalCli } from '../../src/temporal/find-temporal-cli';
 import { freePort } from '../../src/temporal/free-port';
 import { devServerTuningArgs } from '../../src/temporal/server-tuning';
-import { workflowPreloadModules } from '../../src/worker/workflow-bundle';
+import { workflowBundleOptions } from '../../src/worker/workflow-bundle';
 import { PROGRESS_ATTRIBUTES, WAITING_INPUT_ATTRIBUTE } from '../../src/workflows/progress-attributes';
 
 declare global {
@@ -44,7 +44,7 @@ export default async function globalSetup(): Promise<void> {
   globalThis.__temporalTestEnv = { env, dir };
   const bundle = await bundleWorkflowCode({
     workflowsPath: require.resolve('../../src/workflows'),
-    preloadModules: workflowPreloadModules(),
+    ...workflowBundleOptions(),
     logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: (m: string) => console.error(m) },
   });
   const bundlePath = path.join(dir, 'workflow-bundle.js');

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import type { ClaudeCallInput, ClaudeReply } from '../../src/activities/types';
 import type { ConversationSummary } from '../../src/conversation/types';
 import { dataConverter } from '../../src/temporal/data-converter';
-import { workflowPreloadModules } from '../../src/worker/workflow-bundle';
+import { workflowBundleOptions } from '../../src/worker/workflow-bundle';
 import { historyFromJson } from '../support/history-json';
 import { RECORDED_SCENARIOS, recordedWorkflowId } from '../support/recorded-scenarios';
 import { scheduledActivityTypes } from '../support/scheduled-activities';
@@ -40,7 +40,7 @@ function readHistory(name: string): { text: string; history: History } {
 async function currentWorkflows(): Promise<WorkflowBundleOption> {
   const codePath = process.env.TEMPORAL_TEST_WORKFLOW_BUNDLE;
   if (codePath) return { codePath };
-  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: quietLogger, preloadModules: workflowPreloadModules() });
+  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: quietLogger, ...workflowBundleOptions() });
   return { code };
 }
 

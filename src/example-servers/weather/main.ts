@@ -42,13 +42,13 @@ function httpPort(argv: readonly string[], env: NodeJS.ProcessEnv): number | und
 
 /** Serves over stdio until stdin closes or a signal arrives, then exits the process. */
 async function serveWeatherStdio(): Promise<void> {
-  await serveStdio(createWeatherServer, log);
+  await serveStdio(() => createWeatherServer(log), log);
   log('ready on stdio');
 }
 
 /** Listens on 127.0.0.1:port until a signal arrives. */
 async function serveWeatherHttp(port: number): Promise<void> {
-  const url = await serveHttp(createWeatherServer, { port, log });
+  const url = await serveHttp(() => createWeatherServer(log), { port, log });
   // The one line a parent process parses for the port; keep its wording stable.
   process.stderr.write(`weather-server listening on ${url.href}\n`);
 }

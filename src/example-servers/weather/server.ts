@@ -31,8 +31,11 @@ const GetWeatherArguments = z.object({ city: z.string() });
  *
  * One instance serves one connection (stdio, a 2025 HTTP session) or one 2026 HTTP request: the
  * entry points call this as their factory.
+ *
+ * A call that carries a W3C `traceparent` in its `_meta` (a host that traces, as MCP 2026-07-28
+ * has it) is logged with it through `log`, so that a trace can be seen to cross into the server.
  */
-export function createWeatherServer(): McpServer {
+export function createWeatherServer(log?: (message: string) => void): McpServer {
   const mcp = new McpServer({ name: 'weather-server', version: '0.3.0' });
   // Declared here, not in the constructor options: those make McpServer install its own tool
   // handlers (and advertise `listChanged`, which this fixed list never sends).
@@ -42,6 +45,8 @@ export function createWeatherServer(): McpServer {
 
   mcp.server.setRequestHandler('tools/call', (request): CallToolResult => {
     const { name, arguments: args } = request.params;
+    const traceparent = traceparentOf(request.params._meta);
+    if (traceparent !== undefined) log?.(`tools/call ${name} traceparent=${traceparent}`);
     if (name !== GET_WEATHER.name) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     }
@@ -56,4 +61,10 @@ export function createWeatherServer(): McpServer {
   });
 
   return mcp;
+}
+
+/** The W3C `traceparent` a request's `_meta` carries, if any (only its well-formed value is logged). */
+function traceparentOf(meta: unknown): string | undefined {
+  const value = typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>).traceparent : undefined;
+  return typeof value === 'string' && /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/.test(value) ? value : undefined;
 }

@@ -17,6 +17,7 @@ import { installTaskReceiver } from '../tasks/receiver-edge';
 import { noteProtocolError } from '../protocol-errors';
 import { clientOptionsFor, negotiatedProtocol, type NegotiatedProtocol } from './negotiation';
 import { waitForChildExit } from '../wait-for-child-exit';
+import { installRequestSpans } from '../../telemetry/mcp-request-spans';
 
 /** The host's name and version in `initialize` (clientInfo) and in every 2026-07-28 request's `_meta`. */
 export const CLIENT_INFO = { name: 'durable-mcp-host', version: '0.1.0' };
@@ -77,6 +78,8 @@ function newClient(server: McpServerConfig, log: Log, legacySse = false): Client
 async function connect(client: Client, transport: Transport, server: McpServerConfig, prior: PriorDiscovery | undefined): Promise<void> {
   // A 2025 server may send its requests as tasks (src/mcp/tasks/receiver-edge.ts): declared in `initialize`.
   installTaskReceiver(client, transport, server);
+  // With tracing on, a span per request and the trace context in its `_meta` (src/telemetry/mcp-request-spans.ts).
+  installRequestSpans(client, transport, server);
   await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS, ...(prior !== undefined ? { prior } : {}) });
   if (prior?.kind === 'modern') await client.discover({ timeout: CONNECT_TIMEOUT_MS });
 }
