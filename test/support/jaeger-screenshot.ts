@@ -4,9 +4,12 @@
  *
  * The Jaeger the tests run is built with Go from the module (`npm run setup:jaeger`), and the Go
  * module carries no UI assets (Jaeger's release build compiles the separate jaeger-ui project in
- * first): its query service answers every page with a placeholder. Then the trace as the query API
- * returns it (`/api/traces/<id>`) is drawn as a waterfall, like the UI's (one row a span, indented
- * under its parent, a bar for its time, its tags under it), and that page is what the PNG shows.
+ * first): its query service answers every page with a placeholder. When the built jaeger-ui assets
+ * are in the cache (made by hand with scripts/build-jaeger-ui.sh; see ./jaeger-server.ts), Jaeger
+ * serves them and the PNG is Jaeger's own trace view. Otherwise (as in CI, which cannot reach
+ * GitHub to build them) the trace as the query API returns it (`/api/traces/<id>`) is drawn as a
+ * waterfall, like the UI's (one row a span, indented under its parent, a bar for its time, its tags
+ * under it), and that page is what the PNG shows.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -18,6 +21,8 @@ import { parentOf, type JaegerSpan, type JaegerTrace } from './jaeger-server';
 export type JaegerScreenshotSource = 'jaeger-ui' | 'query-api';
 
 const VIEWPORT = { width: 1600, height: 1000 };
+/** The tallest viewport the Jaeger UI page is grown to (Chromium draws a page up to 16384 px at once). */
+const MAX_PAGE_HEIGHT = 16_000;
 const PALETTE = ['#17b8be', '#f8dca1', '#b7885e', '#ffcb99', '#f89570', '#829ae3', '#e79fd5', '#1e96be', '#89dac1', '#b3ad9e'];
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -101,9 +106,30 @@ async function spanRows(page: Page, selector: string, count: number, name: strin
 }
 
 /**
+ * Jaeger UI's timeline is a virtualized list that scrolls with the window: it draws the rows in view
+ * and 300 more, so a full-page PNG of a longer trace would end in blank rows. The viewport is grown
+ * to the page's height (up to {@link MAX_PAGE_HEIGHT}) and the window nudged (the list measures on
+ * scroll), then it waits a little for every span's row; a trace longer than that is cut where the
+ * rows end.
+ */
+async function drawAllJaegerRows(page: Page, spans: number): Promise<void> {
+  // Expressions in the page, as strings: this project's TypeScript has no DOM types.
+  const height = await page.evaluate<number>('document.documentElement.scrollHeight');
+  if (height <= VIEWPORT.height) return;
+  await page.setViewportSize({ width: VIEWPORT.width, height: Math.min(height, MAX_PAGE_HEIGHT) });
+  await page.evaluate('window.scrollTo(0, 1); window.scrollTo(0, 0)');
+  await page
+    .locator('.span-row')
+    .nth(spans - 1)
+    .waitFor({ state: 'attached', timeout: 5_000 })
+    .catch(() => undefined);
+}
+
+/**
  * Writes a PNG of trace `traceId` of the Jaeger whose query service is at `uiUrl` to `file`, once
- * its span rows are on the page: Jaeger's UI when the binary has it, otherwise the query API's answer
- * drawn as a waterfall (see the file comment). Says which. Rejects when Chromium is missing.
+ * its span rows are on the page: Jaeger's UI when that Jaeger serves it (the cached jaeger-ui assets),
+ * otherwise the query API's answer drawn as a waterfall (see the file comment). Says which. The page
+ * is 1600 px wide and taken whole. Rejects when Chromium is missing.
  */
 export async function screenshotJaegerTrace(uiUrl: string, traceId: string, file: string): Promise<JaegerScreenshotSource> {
   const response = await fetch(`${uiUrl}/api/traces/${encodeURIComponent(traceId)}`);
@@ -118,8 +144,10 @@ export async function screenshotJaegerTrace(uiUrl: string, traceId: string, file
     await page.goto(pageUrl, { waitUntil: 'domcontentloaded' });
     let source: JaegerScreenshotSource;
     if ((await page.locator('#jaeger-ui-root').count()) > 0) {
-      // Jaeger UI: every span's row (`.span-row`, its name in `.endpoint-name`), all expanded by default.
+      // Jaeger UI (jaeger-ui v1.75.0): every span's row (`.span-row`, its operation in
+      // `.endpoint-name`), all expanded by default, under the header and the minimap.
       await spanRows(page, '.span-row', Math.min(trace.spans.length, 20), root.operationName);
+      await drawAllJaegerRows(page, trace.spans.length);
       source = 'jaeger-ui';
     } else {
       await page.setContent(traceHtml(trace, `Drawn from Jaeger's query API (${uiUrl}/api/traces/${traceId}): this Jaeger has no UI assets (${pageUrl} is its placeholder page).`));

@@ -1,8 +1,10 @@
 /**
  * The Jaeger test support against a real Jaeger v2: a parent and a child span sent by the OTel SDK's
  * OTLP/HTTP (protobuf) exporter arrive, found through Jaeger's query API with their service, parent
- * reference and attributes; two Jaegers run at once (no port of theirs collides); and a screenshot of
- * the trace's page is written.
+ * reference and attributes; two Jaegers run at once (no port of theirs collides); the built Jaeger UI
+ * assets are found in the cache or where MCP_HOST_JAEGER_UI_ASSETS says; and a screenshot of the
+ * trace's page is written: Jaeger's own UI where those assets are (a developer's machine that built
+ * them), the query API's answer drawn where not (CI).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -12,7 +14,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { Resource } from '@opentelemetry/resources';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { CHROMIUM, chromiumInstalled } from './chromium';
-import { JAEGER, jaegerInstalled, parentOf, startJaeger, tagsOf, type JaegerServer } from './jaeger-server';
+import { JAEGER, JAEGER_UI_VERSION, jaegerInstalled, jaegerUiAssets, parentOf, startJaeger, tagsOf, type JaegerServer, type StartJaegerOptions } from './jaeger-server';
 import { screenshotJaegerTrace } from './jaeger-screenshot';
 import { optionalServerTest } from './optional-server';
 
@@ -46,11 +48,30 @@ describe('Jaeger v2 for the tracing tests', () => {
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  const start = async (): Promise<JaegerServer> => {
-    const jaeger = await startJaeger();
+  const start = async (options?: StartJaegerOptions): Promise<JaegerServer> => {
+    const jaeger = await startJaeger(options);
     started.push(jaeger);
     return jaeger;
   };
+
+  it('finds the UI assets where MCP_HOST_JAEGER_UI_ASSETS says, else in the cache, only with an index.html', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-jaeger-ui-'));
+    try {
+      const cached = path.join(dir, 'cache', `jaeger-ui-v${JAEGER_UI_VERSION}`);
+      fs.mkdirSync(cached, { recursive: true });
+      const env = { DURABLE_MCP_HOST_CACHE: path.join(dir, 'cache') };
+      expect(jaegerUiAssets(env)).toBeUndefined();
+      fs.writeFileSync(path.join(cached, 'index.html'), '<!doctype html>');
+      expect(jaegerUiAssets(env)).toBe(cached);
+      const other = path.join(dir, 'other');
+      fs.mkdirSync(other);
+      expect(jaegerUiAssets({ ...env, MCP_HOST_JAEGER_UI_ASSETS: other })).toBeUndefined();
+      fs.writeFileSync(path.join(other, 'index.html'), '<!doctype html>');
+      expect(jaegerUiAssets({ ...env, MCP_HOST_JAEGER_UI_ASSETS: other })).toBe(other);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   jaegerTest(
     'spans sent by OTLP/HTTP arrive with their service, parent and attributes; two Jaegers run at once',
@@ -92,11 +113,20 @@ describe('Jaeger v2 for the tracing tests', () => {
       tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-jaeger-shot-'));
       const file = path.join(tmp, 'trace.png');
       const source = await screenshotJaegerTrace(jaeger.uiUrl, traceId, file);
-      // The cached binary is a Go build without UI assets: the query API's answer, drawn.
-      expect(source).toBe('query-api');
+      // Jaeger's UI where its built assets are in the cache; else (CI) the query API's answer, drawn.
+      expect(source).toBe(jaeger.uiAssets === undefined ? 'query-api' : 'jaeger-ui');
       expect(fs.readFileSync(file).subarray(1, 4).toString()).toBe('PNG');
       expect(fs.statSync(file).size).toBeGreaterThan(10_000);
+
+      if (jaeger.uiAssets !== undefined) {
+        // With the UI around, the fallback is still taken by a Jaeger started without it.
+        const bare = await start({ uiAssets: false });
+        expect(bare.uiAssets).toBeUndefined();
+        const bareTrace = await sendParentAndChild(bare.otlpHttpUrl);
+        await bare.waitForSpans((all) => all.filter((s) => s.traceID === bareTrace).length === 2);
+        expect(await screenshotJaegerTrace(bare.uiUrl, bareTrace, path.join(tmp, 'drawn.png'))).toBe('query-api');
+      }
     },
-    30_000,
+    45_000,
   );
 });

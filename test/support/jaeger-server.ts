@@ -3,12 +3,24 @@
  * tests: its own temp dir, config and ports on 127.0.0.1 (OTLP over HTTP and gRPC in, the query API
  * out, spans kept in memory), queried through Jaeger's own HTTP API (`/api/services`, `/api/traces`)
  * as its UI does. Every listener is on a port of its own, so two Jaegers (two suites) run at once.
+ *
+ * The web UI. The Go build has none (its query service answers every page with a placeholder): a
+ * release binary embeds the built assets of the separate JavaScript project jaegertracing/jaeger-ui,
+ * which the npm registry does not carry. When those assets are in the cache ({@link jaegerUiAssets}),
+ * Jaeger serves them (`jaeger_query: ui: assets_path:`), and a trace's page is Jaeger's real trace
+ * view. They were made once, by hand, with GitHub access: jaeger-ui v1.75.0 (tag v1.75.0, commit
+ * d83cb35c682151485818b0d5bbaead44dddade6a, the release paired with Jaeger v1.75.0), built with
+ * `bash scripts/build-jaeger-ui.sh <jaeger-ui checkout>` (`npm ci --engine-strict=false` at its root,
+ * `npm run build` in packages/jaeger-ui, the `build/` folder copied into
+ * `<cache root>/jaeger-ui-v1.75.0/`; see the script's header). CI cannot reach GitHub and has no UI:
+ * there the screenshot helper (./jaeger-screenshot.ts) draws the query API's answer instead.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { jaegerBinaryPath } from '../../scripts/ensure-jaeger';
+import { projectCacheRoot } from '../../src/temporal/cli-cache';
 import { freePort } from '../../src/temporal/free-port';
 import { pollUntil } from './poll-until';
 
@@ -18,6 +30,28 @@ export const JAEGER = { name: 'Jaeger v2 (built with Go into the cache)', instal
 /** True when the cached Jaeger binary exists. */
 export function jaegerInstalled(): boolean {
   return fs.existsSync(jaegerBinaryPath());
+}
+
+/** The jaeger-ui release whose assets are looked for in the cache (the one paired with the binary's Jaeger). */
+export const JAEGER_UI_VERSION = '1.75.0';
+
+/**
+ * The folder of built Jaeger UI assets to serve, when there is one with an index.html:
+ * `MCP_HOST_JAEGER_UI_ASSETS`, else `<cache root>/jaeger-ui-v<version>/` (made by
+ * scripts/build-jaeger-ui.sh; see the file comment). Undefined without (as in CI).
+ */
+export function jaegerUiAssets(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const dir = env.MCP_HOST_JAEGER_UI_ASSETS || path.join(projectCacheRoot(env), `jaeger-ui-v${JAEGER_UI_VERSION}`);
+  return fs.existsSync(path.join(dir, 'index.html')) ? path.resolve(dir) : undefined;
+}
+
+/** How to start Jaeger. */
+export interface StartJaegerOptions {
+  /**
+   * The built UI assets its query service serves: a folder, or `false` for none (the Go build's
+   * placeholder page). Default: {@link jaegerUiAssets}.
+   */
+  uiAssets?: string | false;
 }
 
 /** One tag of a span or a process, as Jaeger's JSON has it (`type`: string, bool, int64, float64, binary). */
@@ -89,6 +123,8 @@ export interface JaegerServer {
   otlpGrpcUrl: string;
   /** The query service: its HTTP API (`/api/...`) and UI. */
   uiUrl: string;
+  /** The UI assets it serves, undefined when it serves the placeholder page. */
+  uiAssets: string | undefined;
   /** The services that have sent spans. */
   services(): Promise<string[]>;
   /** The traces of `service` (newest first, as Jaeger answers). */
@@ -138,9 +174,10 @@ async function api<T>(url: string): Promise<T> {
  * The collector config: OTLP in, a short batch, Jaeger's in-memory store, the query service; every
  * listener on its own port (Jaeger's defaults, 4317/4318/16685/16686, would collide between two
  * Jaegers), the collector's own metrics off (else a Prometheus endpoint on :8888), and the query
- * service's tracing of itself off (else it exports its own spans by OTLP to localhost:4317).
+ * service's tracing of itself off (else it exports its own spans by OTLP to localhost:4317); the UI
+ * assets, when given, as the query service's `ui.assets_path` (its `--query.static-files` of v1).
  */
-function config(ports: { otlpHttp: number; otlpGrpc: number; queryHttp: number; queryGrpc: number }): string {
+function config(ports: { otlpHttp: number; otlpGrpc: number; queryHttp: number; queryGrpc: number }, uiAssets: string | undefined): string {
   return [
     'service:',
     '  extensions: [jaeger_storage, jaeger_query]',
@@ -164,6 +201,7 @@ function config(ports: { otlpHttp: number; otlpGrpc: number; queryHttp: number; 
     '    storage:',
     '      traces: memstore',
     '    enable_tracing: false',
+    ...(uiAssets === undefined ? [] : ['    ui:', `      assets_path: ${JSON.stringify(uiAssets)}`]),
     '    http:',
     `      endpoint: 127.0.0.1:${ports.queryHttp}`,
     '    grpc:',
@@ -185,12 +223,17 @@ function config(ports: { otlpHttp: number; otlpGrpc: number; queryHttp: number; 
   ].join('\n');
 }
 
-/** Starts Jaeger; resolves once its query API answers and its OTLP receiver takes spans. */
-export async function startJaeger(): Promise<JaegerServer> {
+/**
+ * Starts Jaeger, serving the UI assets when there are some (see {@link StartJaegerOptions}); resolves
+ * once its query API answers and its OTLP receiver takes spans.
+ */
+export async function startJaeger(options: StartJaegerOptions = {}): Promise<JaegerServer> {
+  const given = options.uiAssets === false ? undefined : (options.uiAssets ?? jaegerUiAssets());
+  const uiAssets = given === undefined ? undefined : path.resolve(given); // absolute: Jaeger runs in its temp dir
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-jaeger-'));
   const ports = { otlpHttp: await freePort(), otlpGrpc: await freePort(), queryHttp: await freePort(), queryGrpc: await freePort() };
   const configFile = path.join(dir, 'jaeger.yaml');
-  fs.writeFileSync(configFile, config(ports));
+  fs.writeFileSync(configFile, config(ports, uiAssets));
   const child: ChildProcess = spawn(jaegerBinaryPath(), ['--config', configFile], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   child.stdout?.on('data', (d: Buffer) => lines.push(d.toString()));
@@ -211,6 +254,7 @@ export async function startJaeger(): Promise<JaegerServer> {
     otlpHttpUrl,
     otlpGrpcUrl: `http://127.0.0.1:${ports.otlpGrpc}`,
     uiUrl,
+    uiAssets,
     services: async () => (await api<string[] | null>(`${uiUrl}/api/services`)) ?? [],
     traces: async (service, query = {}) => {
       const params = new URLSearchParams({ service, limit: String(query.limit ?? 100) });
