@@ -7,8 +7,7 @@
  * The context rides with the pending turn as its W3C `traceparent`/`tracestate`, so it survives
  * continue-as-new with the turn. Replay-safe as Temporal's own spans are (tracing-interceptors.ts):
  * ids come from the workflow's seeded random numbers, times from workflow time, and the span leaves
- * through a sink the SDK skips during replay. With tracing off nothing is exported; the carrier is
- * still noted, a few dozen bytes per turn.
+ * through a sink the SDK skips during replay. An untraced conversation has no carrier and no span.
  */
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { workflowInfo } from '@temporalio/workflow';
@@ -32,6 +31,8 @@ export function senderTraceContext(): TraceCarrier | undefined {
  * whatever is active (the workflow's run). The span ends with the turn's status.
  */
 export async function inTurnSpan(turn: PendingTurn, model: string, run: () => Promise<TurnResult>): Promise<TurnResult> {
+  // An untraced conversation (src/workflows/tracing-interceptors.ts): no sender's trace, none running.
+  if (turn.trace === undefined && trace.getSpan(context.active()) === undefined) return run();
   const tracer = trace.getTracer(AGENT_NAME);
   const parent = turn.trace !== undefined ? propagation.extract(ROOT_CONTEXT, turn.trace) : context.active();
   const attributes = {
