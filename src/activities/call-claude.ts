@@ -53,8 +53,9 @@ export interface CallClaudeDeps {
 
 /** The call's publisher to the live channel, if the worker has one. */
 function liveCall(live: LivePublishing | undefined, context: Context): LiveCallPublisher | undefined {
-  if (!live) return undefined;
   const { workflowExecution, activityId, attempt } = context.info;
+  // Only a workflow's call has followers (a standalone activity has no conversation).
+  if (!live || workflowExecution === undefined) return undefined;
   return new LiveCallPublisher(live, { workflowId: workflowExecution.workflowId, runId: workflowExecution.runId, activityId, attempt });
 }
 

@@ -78,7 +78,7 @@ export function decodeEntry(workflowId: string, fields: EntryFields, keyring: En
   const offset = Number(map.get('offset'));
   if (runId === undefined || activityId === undefined || (kind !== 'text' && kind !== 'thinking')) return undefined;
   if (!Number.isInteger(attempt) || attempt < 1 || !Number.isInteger(offset) || offset < 0) return undefined;
-  const where = { runId, activityId, attempt, kind, offset };
+  const where: Omit<LiveEntry, 'delta'> = { runId, activityId, attempt, kind, offset };
   const plain = map.get('delta');
   if (plain !== undefined) return { ...where, delta: plain };
   const keyId = map.get('keyId');

@@ -207,7 +207,7 @@ export class RedisLiveChannel implements LiveChannel {
     return {
       read: async (workflowId, afterId, blockMs) => {
         const key = streamKey(workflowId);
-        const answer = (await connection.xread('BLOCK', blockMs, 'STREAMS', key, afterId)) as Array<[key: string, items: StreamItems]> | null;
+        const answer = await connection.xread('BLOCK', blockMs, 'STREAMS', key, afterId);
         const items = answer?.find(([name]) => name === key)?.[1] ?? [];
         return this.decode(workflowId, items, afterId);
       },

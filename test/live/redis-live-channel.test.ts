@@ -59,8 +59,9 @@ describe('the live channel on Redis', () => {
     call.update('text', 'Hello');
     await channel!.markFollowing(id);
     expect(await redis!.client.pttl(followersKey(id))).toBeGreaterThan(4000);
-    // Within the presence cache's second the call notices the follower.
+    // Within the presence cache's second the channel notices the follower (a piece after that asks again).
     await sleep(PRESENCE_CACHE_MS + 50);
+    await pollUntil('the channel to see the follower', () => channel!.followed(id));
     call.update('text', 'Hello, wor');
     call.update('thinking', 'hm');
     call.update('text', 'Hello, world');
