@@ -14,6 +14,8 @@
  * - The history of a streamed turn is the same with and without the broker.
  */
 import { Client, Connection } from '@temporalio/client';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ConversationClient } from '../../src/client/conversation-client';
@@ -24,7 +26,9 @@ import { openLiveChannel, streamKey } from '../../src/live/redis-live-channel';
 import { dataConverter } from '../../src/temporal/data-converter';
 import { startFakeMessagesApi, type FakeMessagesApi, type ScriptStep } from '../../src/testing';
 import { optionalServerTest } from '../support/optional-server';
+import { runCliProcess } from '../support/cli-process';
 import { pollUntil } from '../support/poll-until';
+import { REPO_ROOT } from '../support/repo';
 import { REDIS, redisInstalled, startRedis, type RedisServer } from '../support/redis-server';
 import { temporalAddress } from '../support/test-worker';
 import { spawnWorkerProcess, waitForLine, writeMcpConfig, type WorkerProcess } from '../support/worker-process';
@@ -66,6 +70,57 @@ function textsOf(events: readonly ConversationEvent[]): Map<string, string> {
 }
 
 const shows = (events: readonly ConversationEvent[], text: string): boolean => [...textsOf(events).values()].some((shown) => shown.includes(text));
+
+/**
+ * A follower in a process of its own, as a user's program would be: `ConversationClient.connect()`
+ * of the compiled library (so the channel comes from `MCP_HOST_LIVE_URL`), printing the answer's
+ * text as it comes (`[restart]` before a restarted attempt's), and exiting at the turn's end.
+ */
+interface FollowerProcess {
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<number | null>;
+  kill9(): void;
+}
+
+const FOLLOWER_SCRIPT = `
+const { ConversationClient } = require(process.argv[1]);
+(async () => {
+  const client = await ConversationClient.connect();
+  const follower = client.follow(process.argv[2], (event) => {
+    if (event.type === 'claude_text') process.stdout.write((event.restart ? '[restart]' : '') + event.text);
+    if (event.type === 'turn_finished') void follower.stop().then(() => client.close()).then(() => process.exit(0));
+  });
+  process.stderr.write('following\\n');
+})().catch((err) => { process.stderr.write(String(err && err.stack || err) + '\\n'); process.exit(1); });
+`;
+
+function startFollowerProcess(id: string, env: Record<string, string>): FollowerProcess {
+  const child: ChildProcess = spawn(process.execPath, ['-e', FOLLOWER_SCRIPT, path.join(REPO_ROOT, 'dist/index.js'), id], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { stdout: () => stdout, stderr: () => stderr, exited, kill9: () => child.kill('SIGKILL') };
+}
+
+/** The size of every payload's data in `value` (a history event): what the workflow and its activities wrote. */
+function payloadBytes(value: unknown, out: number[] = []): number[] {
+  if (value === null || typeof value !== 'object') return out;
+  if (value instanceof Uint8Array) return out;
+  const record = value as Record<string, unknown>;
+  if (record.data instanceof Uint8Array && 'metadata' in record) {
+    out.push(record.data.length);
+    return out;
+  }
+  for (const child of Object.values(record)) payloadBytes(child, out);
+  return out;
+}
 
 const installed = redisInstalled();
 const testWithRedis = optionalServerTest(REDIS, installed);
@@ -151,7 +206,9 @@ describe('the live channel on Redis, end to end', () => {
       fake.enqueue(hello, answer({ words: 20, until: held.until }));
       await conversations.start('hi', { id, wait: true });
       const asked = fake.requests.length;
-      await conversations.post(id, 'stream it');
+      // Sent without following (an update: the follower sees the turn's end).
+      const sending = conversations.send(id, 'stream it');
+      sending.catch(() => undefined);
       await pollUntil('the answer to be asked for', () => fake.requests.length > asked);
       await new Promise((resolve) => setTimeout(resolve, 20 * WORD_GAP_MS + 500));
       expect(await redis.client.exists(streamKey(id))).toBe(0);
@@ -160,6 +217,7 @@ describe('the live channel on Redis, end to end', () => {
       try {
         await pollUntil('the late follower to catch up', () => shows(late, 'live-word-19'), 10_000);
         held.release();
+        expect((await sending).text).toBe(ANSWER);
         await pollUntil("the turn's end", () => late.some((e) => e.type === 'turn_finished'), 30_000);
       } finally {
         await follower.stop();
@@ -229,9 +287,74 @@ describe('the live channel on Redis, end to end', () => {
     }
   }, 120_000);
 
+  testWithRedis('a follower process killed with kill -9 mid-answer and started again prints the whole answer once', async () => {
+    const conversations = new ConversationClient(client, { taskQueue: brokerQueue, live: channel });
+    const id = `live-refollow-${randomUUID()}`;
+    const env = { TEMPORAL_ADDRESS: temporalAddress(), MCP_HOST_TASK_QUEUE: brokerQueue, MCP_HOST_LIVE_URL: redis.url };
+    const held = gate();
+    try {
+      fake.enqueue(hello, answer({ words: 25, until: held.until }));
+      await conversations.start('hi', { id, wait: true });
+      const first = startFollowerProcess(id, env);
+      await pollUntil('the first follower to follow', () => first.stderr().includes('following'), 30_000);
+      const sending = conversations.send(id, 'stream it');
+      sending.catch(() => undefined);
+      await pollUntil('the first follower to print word 10', () => first.stdout().includes('live-word-10'), 20_000);
+      first.kill9();
+      expect(await first.exited).toBeNull();
+      const printed = first.stdout();
+      expect(ANSWER.startsWith(printed)).toBe(true);
+      // Killed with the answer half written: the next follower must catch up on what it missed.
+      const second = startFollowerProcess(id, env);
+      await pollUntil('the second follower to catch up to word 24', () => second.stdout().includes('live-word-24'), 20_000);
+      held.release();
+      expect((await sending).text).toBe(ANSWER);
+      expect(await second.exited).toBe(0);
+      // The whole answer once, in order, without a restart (the same attempt).
+      expect(second.stdout()).toBe(ANSWER);
+      expect(second.stderr()).toBe('following\n');
+      // The followers were present: the worker published (the follower process read MCP_HOST_LIVE_URL).
+      expect(await redis.client.xlen(streamKey(id))).toBeGreaterThan(0);
+      expect(first.stdout() + first.stderr() + second.stdout() + second.stderr()).not.toContain(PASSWORD);
+    } finally {
+      held.release();
+    }
+  }, 90_000);
+
+  testWithRedis('the CLI: send --follow reads the channel; status and servers name the live path; the password shows nowhere', async () => {
+    const id = `live-cli-${randomUUID()}`;
+    const env = { TEMPORAL_ADDRESS: temporalAddress(), MCP_HOST_TASK_QUEUE: brokerQueue, MCP_CONFIG: mcpConfigPath };
+    const broker = { ...env, MCP_HOST_LIVE_URL: redis.url };
+    fake.enqueue(hello, answer());
+    expect(await runCliProcess(['start', '--id', id, '--wait', 'hi'], broker)).toMatchObject({ code: 0 });
+    const sent = await runCliProcess(['send', id, 'stream it', '--follow'], broker);
+    expect(sent).toMatchObject({ code: 0, stdout: `${ANSWER}\n` });
+    // The answer streamed on stderr, through the broker (the CLI was present: the worker published).
+    expect(sent.stderr).toContain(ANSWER);
+    expect(await redis.client.xlen(streamKey(id))).toBeGreaterThan(0);
+
+    const line = `Live text: Redis redis://127.0.0.1:${redis.port} (stream per conversation)`;
+    const status = await runCliProcess(['status', id], broker);
+    expect(status.code).toBe(0);
+    expect(status.stdout.trimEnd().split('\n').at(-1)).toBe(line);
+    const servers = await runCliProcess(['servers'], broker);
+    expect(servers.stdout.trimEnd().split('\n').at(-1)).toBe(line);
+    // Without the setting: the heartbeats.
+    const plainStatus = await runCliProcess(['status', id], env);
+    expect(plainStatus.stdout.trimEnd().split('\n').at(-1)).toBe('Live text: heartbeats (MCP_HOST_LIVE_URL unset)');
+    const plainServers = await runCliProcess(['servers'], env);
+    expect(plainServers.stdout.trimEnd().split('\n').at(-1)).toBe('Live text: heartbeats (MCP_HOST_LIVE_URL unset)');
+
+    const printed = [sent, status, servers].map((run) => run.stdout + run.stderr).join('\n');
+    expect(printed).not.toContain(PASSWORD);
+    const history = Buffer.from(temporal.api.history.v1.History.encode({ events: (await client.workflow.getHandle(id).fetchHistory()).events ?? [] }).finish());
+    expect(history.toString('latin1')).not.toContain(PASSWORD);
+    expect(history.toString('latin1')).not.toContain('MCP_HOST_LIVE_URL');
+  }, 90_000);
+
   testWithRedis('the history of a streamed turn is the same with and without the broker', async () => {
     await spawnWorker(plainQueue, {});
-    const turn = async (taskQueue: string, id: string): Promise<{ events: number; bytes: number; answers: number; pieces: number }> => {
+    const turn = async (taskQueue: string, id: string): Promise<{ events: number; bytes: number; types: string; payloads: string; answers: number; pieces: number }> => {
       const conversations = new ConversationClient(client, { taskQueue, live: channel });
       fake.enqueue(hello, answer());
       await conversations.start('hi', { id, wait: true, messageId: 'm-1' });
@@ -239,9 +362,13 @@ describe('the live channel on Redis, end to end', () => {
       expect((await conversations.send(id, 'stream it', { messageId: 'm-2', onProgress: (event) => seen.push(event) })).text).toBe(ANSWER);
       const events = (await client.workflow.getHandle(id).fetchHistory()).events ?? [];
       const encoded = Buffer.from(temporal.api.history.v1.History.encode({ events }).finish());
+      expect(encoded.toString('latin1')).not.toContain(PASSWORD);
       return {
         events: events.length,
         bytes: encoded.length,
+        types: events.map((event) => event.eventType ?? 0).join(','),
+        // Per event, sorted: a map's payloads (memo, search attributes, headers) come in no fixed order.
+        payloads: events.map((event) => payloadBytes(event).sort((a, b) => a - b).join(',')).join(';'),
         answers: encoded.toString('latin1').split('live-word-30').length - 1,
         pieces: textEvents(seen).length,
       };
@@ -253,7 +380,15 @@ describe('the live channel on Redis, end to end', () => {
     expect(withBroker.pieces).toBeGreaterThan(without.pieces);
     expect(withBroker.answers).toBeGreaterThan(0);
     expect(withBroker.events).toBe(without.events);
+    expect(withBroker.types).toBe(without.types);
+    // Every event's payloads (inputs, results, memo, headers) of the same sizes.
+    expect(withBroker.payloads).toBe(without.payloads);
     expect(withBroker.answers).toBe(without.answers);
     expect(Math.abs(withBroker.bytes - without.bytes)).toBeLessThan(64);
   }, 90_000);
+
+  testWithRedis("the URL's password never reached any worker's output", () => {
+    expect(workers.length).toBeGreaterThan(3);
+    for (const worker of workers) expect(worker.output.join('')).not.toContain(PASSWORD);
+  });
 });
