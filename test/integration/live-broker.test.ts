@@ -14,7 +14,7 @@
  * - The history of a streamed turn is the same with and without the broker.
  */
 import { Client, Connection } from '@temporalio/client';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -350,6 +350,56 @@ describe('the live channel on Redis, end to end', () => {
     const history = Buffer.from(temporal.api.history.v1.History.encode({ events: (await client.workflow.getHandle(id).fetchHistory()).events ?? [] }).finish());
     expect(history.toString('latin1')).not.toContain(PASSWORD);
     expect(history.toString('latin1')).not.toContain('MCP_HOST_LIVE_URL');
+  }, 90_000);
+
+  testWithRedis('chat on a terminal (tmux) reads the channel: the answer shows once, word by word, and the password nowhere', async () => {
+    const socket = `mcp-host-live-${randomUUID().slice(0, 8)}`;
+    const tmux = (...args: string[]): string => execFileSync('tmux', ['-u', '-L', socket, ...args], { encoding: 'utf8', env: { ...process.env, LANG: 'C.UTF-8' } });
+    const screen = (): string => tmux('capture-pane', '-p', '-J', '-S', '-', '-t', 'chat');
+    const waitFor = async (check: (text: string) => boolean, what: string): Promise<string> => {
+      let text = '';
+      await pollUntil(what, () => check((text = screen())), 30_000).catch((err: unknown) => {
+        throw new Error(`${err instanceof Error ? err.message : String(err)}; the screen:\n${text}`);
+      });
+      return text;
+    };
+    const id = `live-chat-${randomUUID()}`;
+    const held = gate();
+    try {
+      fake.enqueue(hello, answer({ words: 20, until: held.until }));
+      const env = {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        LANG: 'C.UTF-8',
+        TERM: 'xterm-256color',
+        TEMPORAL_ADDRESS: temporalAddress(),
+        MCP_HOST_TASK_QUEUE: brokerQueue,
+        MCP_HOST_LIVE_URL: redis.url,
+      };
+      const command = `env -i ${Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(' ')} ${process.execPath} ${path.join(REPO_ROOT, 'bin/mcp-host.js')} chat --id ${id}`;
+      tmux('new-session', '-d', '-s', 'chat', '-x', '160', '-y', '60', command);
+      await waitFor((text) => text.includes('you> '), 'the prompt');
+      tmux('send-keys', '-t', 'chat', 'hi', 'Enter');
+      await waitFor((text) => text.includes('claude> hello') && text.trimEnd().endsWith('you>'), 'the greeting');
+      tmux('send-keys', '-t', 'chat', 'stream it', 'Enter');
+      // Held after 20 words: what is on the screen came live, through the broker (the chat was present).
+      const during = await waitFor((text) => text.includes('live-word-19'), 'the first 20 words, live');
+      expect(during).not.toContain('live-word-20');
+      expect(await redis.client.xlen(streamKey(id))).toBeGreaterThan(0);
+      held.release();
+      const after = await waitFor((text) => text.includes('live-word-39') && text.trimEnd().endsWith('you>'), 'the whole answer and the next prompt');
+      expect(after).toContain(`claude> ${ANSWER}`);
+      expect(after.split('live-word-00').length - 1).toBe(1);
+      expect(after.split('live-word-39').length - 1).toBe(1);
+      expect(after).not.toContain(PASSWORD);
+    } finally {
+      held.release();
+      try {
+        tmux('kill-server');
+      } catch {
+        // not started
+      }
+    }
   }, 90_000);
 
   testWithRedis('the history of a streamed turn is the same with and without the broker', async () => {
