@@ -287,6 +287,38 @@ describe('the live channel on Redis, end to end', () => {
     }
   }, 120_000);
 
+  testWithRedis('Redis stopped mid-answer: the call goes on, the follower finishes from the heartbeats with the exact text; one log line, no password', async () => {
+    const own = await startRedis({ password: PASSWORD });
+    const ownChannel = openLiveChannel(parseLiveUrl(own.url)!);
+    const queue = `live-r-${randomUUID()}`;
+    const worker = await spawnWorker(queue, { MCP_HOST_LIVE_URL: own.url });
+    const held = gate();
+    try {
+      const conversations = new ConversationClient(client, { taskQueue: queue, live: ownChannel });
+      const id = `live-down-${randomUUID()}`;
+      fake.enqueue(hello, answer({ words: 20, until: held.until }));
+      await conversations.start('hi', { id, wait: true });
+      const seen: ConversationEvent[] = [];
+      const sending = conversations.send(id, 'stream it', { onProgress: (event) => seen.push(event) });
+      sending.catch(() => undefined);
+      await pollUntil('the first 20 words, live', () => shows(seen, 'live-word-19'), 20_000);
+      expect(await own.client.xlen(streamKey(id))).toBeGreaterThan(0);
+      await own.stop();
+      held.release();
+      expect((await sending).text).toBe(ANSWER);
+      const pieces = textEvents(seen);
+      expect(pieces.some((p) => p.restart === true || (p.skipped ?? 0) > 0)).toBe(false);
+      expect([...textsOf(seen).values()]).toEqual([ANSWER]);
+      const said = await waitForLine(worker, /live channel redis:.*/);
+      expect(said).toMatch(new RegExp(`^live channel redis://127\\.0\\.0\\.1:${own.port}: .*\\(followers read the heartbeats meanwhile\\)$`));
+      expect(worker.output.join('')).not.toContain(PASSWORD);
+    } finally {
+      held.release();
+      await ownChannel.close();
+      await own.stop();
+    }
+  }, 90_000);
+
   testWithRedis('a follower process killed with kill -9 mid-answer and started again prints the whole answer once', async () => {
     const conversations = new ConversationClient(client, { taskQueue: brokerQueue, live: channel });
     const id = `live-refollow-${randomUUID()}`;
