@@ -293,4 +293,46 @@ describe('traces in Jaeger', () => {
       await connection.close();
     }
   }, 180_000);
+
+  testWithJaeger('continue-as-new between turns: each turn still one trace under its sender, the new run linked to the old, no span twice', async () => {
+    const taskQueue = `tracing-can-${randomUUID()}`;
+    const mcpConfigPath = writeMcpConfig([tsServer('weather', 'src/example-servers/weather/main.ts')]);
+    await spawnWorker(taskQueue, mcpConfigPath);
+    const [hello, beijingCall, beijingAnswer, shanghaiCall, shanghaiAnswer] = seedReplies();
+    fake.enqueue(hello!, beijingCall!, beijingAnswer!, shanghaiCall!, shanghaiAnswer!);
+    const tracing: Tracing | undefined = installTracing(readTraceSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: jaeger!.otlpHttpUrl, OTEL_SERVICE_NAME: SERVICE }));
+    const connection = await Connection.connect({ address: temporalAddress() });
+    try {
+      const client = new Client({ connection, dataConverter, interceptors: tracingClientInterceptors() ?? {} });
+      const conversations = new ConversationClient(client, { taskQueue });
+      // A short history limit: the conversation continues as new between turns.
+      const { id } = await conversations.start('你好', { wait: true, continueAsNewAfterEvents: 10 });
+      const firstRun = (await client.workflow.getHandle(id).describe()).runId;
+      expect(await conversations.send(id, '北京今天天气怎么样')).toMatchObject({ status: 'completed' });
+      expect(await conversations.send(id, '那上海呢')).toMatchObject({ status: 'completed', text: '上海今天多云，22°C。' });
+      expect((await client.workflow.getHandle(id).describe()).runId).not.toBe(firstRun);
+      await conversations.end(id);
+      await tracing?.flush();
+
+      const isTurn = (s: JaegerSpan): boolean => s.operationName === 'invoke_agent durable-mcp-host' && tagsOf(s)['gen_ai.conversation.id'] === id;
+      const spans = await jaeger!.waitForSpans((all) => all.filter(isTurn).length === 3 && all.filter((s) => s.operationName === 'RunWorkflow:conversationWorkflow' && tagsOf(s).workflowId === id).length >= 2, 30_000);
+      const turns = spans.filter(isTurn);
+      expect(new Set(turns.map((s) => s.traceID)).size).toBe(3);
+      for (const turn of turns) {
+        const trace = await traceWith(turn.traceID, 'chat claude-sonnet-4-6');
+        expectNoSpanTwice(trace);
+        // Under the update's handler, under the client's call: whichever run the turn ran in.
+        const handler = trace.spans.find((s) => s.spanID === parentOf(turn))!;
+        expect(handler.operationName).toBe('HandleUpdate:sendMessage');
+        expect(parentOf(trace.spans.find((s) => s.spanID === parentOf(handler))!)).toBeUndefined();
+      }
+      // Each later run's RunWorkflow span is under the ContinueAsNew span of the run before.
+      const runs = spans.filter((s) => s.operationName === 'RunWorkflow:conversationWorkflow' && tagsOf(s).workflowId === id);
+      const continued = runs.filter((run) => spans.find((s) => s.spanID === parentOf(run))?.operationName === 'ContinueAsNew:conversationWorkflow');
+      expect(continued.length).toBe(runs.length - 1);
+    } finally {
+      await tracing?.shutdown();
+      await connection.close();
+    }
+  }, 180_000);
 });
