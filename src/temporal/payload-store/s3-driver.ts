@@ -30,6 +30,11 @@ export const S3_DRIVER_NAME = 'mcp-host-s3';
 /** An object stored again after this long is rewritten, so that its age restarts (see the file comment). */
 export const S3_REFRESH_AFTER_MS = 24 * 60 * 60 * 1000;
 
+/** How long connecting to S3 may take. */
+const S3_CONNECT_TIMEOUT_MS = 5_000;
+/** How long one request may take (a few megabytes each way). */
+const S3_REQUEST_TIMEOUT_MS = 60_000;
+
 /** What the AWS SDK throws: a named error with the HTTP status. */
 interface AwsError {
   name?: string;
@@ -74,6 +79,9 @@ export class S3Driver implements StorageDriver {
       this.client = new Client({
         ...(region !== undefined ? { region } : endpoint !== undefined ? { region: 'us-east-1' } : {}),
         ...(endpoint !== undefined ? { endpoint, forcePathStyle: true } : {}),
+        // The SDK waits forever by default: a store that hangs would hold a workflow task past its
+        // timeout. Bounded, a failed request is retried by the SDK (3 attempts), then by Temporal.
+        requestHandler: { connectionTimeout: S3_CONNECT_TIMEOUT_MS, requestTimeout: S3_REQUEST_TIMEOUT_MS, throwOnRequestTimeout: true },
       });
     }
     return this.client;
