@@ -38,9 +38,12 @@ function go(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     child.once('error', (err) => reject(new Error(`cannot run go (is Go installed?): ${err.message}`)));
-    child.once('close', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`go ${args.join(' ')} failed (${signal ?? `exit ${String(code)}`})${output ? `:\n${output.trim()}` : ''}`)),
-    );
+    child.once('close', (code, signal) => {
+      if (code === 0) resolve();
+      // `nice` answers 127 when it cannot find the command.
+      else if (code === 127) reject(new Error(`cannot run go (is Go installed and on PATH?): ${output.trim()}`));
+      else reject(new Error(`go ${args.join(' ')} failed (${signal ?? `exit ${String(code)}`})${output ? `:\n${output.trim()}` : ''}`));
+    });
   });
 }
 
