@@ -27,6 +27,7 @@ export function callAsker(temporal: Client, context: Context, input: ToolCallInp
   const urlRequests = new Map<string, string>();
   return {
     roots: input.roots ?? [],
+    cancelled: context.cancellationSignal,
     complete: async (elicitationId: string): Promise<void> => {
       const requestId = urlRequests.get(elicitationId);
       if (requestId === undefined) return;
@@ -39,6 +40,8 @@ export function callAsker(temporal: Client, context: Context, input: ToolCallInp
       if (request.params?.mode === 'url' && typeof elicitationId === 'string') urlRequests.set(elicitationId, requestId);
       const known = await answerTo(requestId);
       if (known !== undefined) return known;
+      // A call cancelled already tells its conversation nothing: the request goes on to another call (src/mcp/server-requests.ts).
+      if (context.cancellationSignal.aborted) throw new Error('the tool call was cancelled before its server asked');
       await handle.signal(inputRequestedSignal, { requestId, toolUseId: input.toolUseId, server: input.server, request });
       context.log.info(`MCP server "${input.server}" asked for ${request.method} during tools/call "${input.tool}" (${requestId}); waiting for the conversation's answer`);
       // Polled for as long as the call's attempt may last: a request the server made while another

@@ -32,6 +32,11 @@ export interface CallAsker {
    * (`notifications/elicitation/complete`, 2025-11-25): a URL request still waiting is settled.
    */
   complete?(elicitationId: string): Promise<void>;
+  /**
+   * Aborted once the call is cancelled (its turn was). Such a call takes no new request, and a
+   * request it held goes on to the next call in flight (see {@link answerServerInput}).
+   */
+  cancelled?: AbortSignal;
 }
 
 const inFlight = new WeakMap<Client, CallAsker[]>();
@@ -68,8 +73,14 @@ export function beginAsking(client: Client, asker: CallAsker): () => void {
   };
 }
 
-function firstInFlight(client: Client): CallAsker | undefined {
-  return inFlight.get(client)?.[0];
+/** Whether `asker`'s call is known to be cancelled. */
+function isCancelled(asker: CallAsker): boolean {
+  return asker.cancelled?.aborted === true;
+}
+
+/** The first call in flight on `client`'s connection that is not cancelled, skipping `passed`. */
+function firstInFlight(client: Client, passed: ReadonlySet<CallAsker> = new Set()): CallAsker | undefined {
+  return inFlight.get(client)?.find((asker) => !isCancelled(asker) && !passed.has(asker));
 }
 
 /** How the host answers one elicitation or sampling request of a server. */
@@ -81,14 +92,34 @@ export interface ServerInputAnswer {
 
 /**
  * Hands `request` (`elicitation/create` or `sampling/createMessage`) to the first call in flight on
- * `client`'s connection; with none, the host answers alone: a form is cancelled, a completion refused.
+ * `client`'s connection that is not cancelled; with none, the host answers alone: a form is
+ * cancelled, a completion refused.
+ *
+ * A call learns that its turn was cancelled only at its next heartbeat, so for a moment a cancelled
+ * call can still be the first in flight when a call of the next turn starts on the same connection
+ * and its server asks. A request can no longer be answered by a cancelled call's conversation (its
+ * reply is over), so when the call holding it turns out cancelled, the request goes on to the next
+ * call in flight rather than failing there.
  */
 export function answerServerInput(client: Client, request: ServerInputRequest): ServerInputAnswer {
   const asker = firstInFlight(client);
-  if (asker !== undefined) return { asked: true, answer: asker.ask(request) };
+  if (asker !== undefined) return { asked: true, answer: askOnward(client, asker, request, new Set()) };
   const alone: ServerInputResponse =
     request.method === 'sampling/createMessage' ? samplingRejected('no tool call of a conversation is running on this connection') : { result: { action: 'cancel' } };
   return { asked: false, answer: Promise.resolve(alone) };
+}
+
+/** `asker`'s answer to `request`; if its call is cancelled meanwhile, the next call's in flight (as {@link answerServerInput} says). */
+async function askOnward(client: Client, asker: CallAsker, request: ServerInputRequest, passed: Set<CallAsker>): Promise<ServerInputResponse> {
+  try {
+    return await asker.ask(request);
+  } catch (err) {
+    if (!isCancelled(asker)) throw err;
+    passed.add(asker);
+    const next = firstInFlight(client, passed);
+    if (next === undefined) throw err;
+    return askOnward(client, next, request, passed);
+  }
 }
 
 /** The server's answer, or the JSON-RPC error it is to get. */
