@@ -23,8 +23,12 @@ import { samplingRejected, type ServerInputResponse } from '../input/input-respo
 
 /** One tool call in flight that can take a server's requests. */
 export interface CallAsker {
-  /** Hands a request to the call's conversation and resolves with its answer. */
-  ask(request: ServerInputRequest): Promise<ServerInputResponse>;
+  /**
+   * Hands a request to the call's conversation and resolves with its answer. `withdrawn` aborts
+   * when the server no longer wants the answer (it cancelled the request, or the task that carries
+   * it): a request still waiting for the user then leaves the conversation, and the ask rejects.
+   */
+  ask(request: ServerInputRequest, withdrawn?: AbortSignal): Promise<ServerInputResponse>;
   /** The conversation's own roots. */
   roots: readonly string[];
   /**
@@ -101,24 +105,24 @@ export interface ServerInputAnswer {
  * reply is over), so when the call holding it turns out cancelled, the request goes on to the next
  * call in flight rather than failing there.
  */
-export function answerServerInput(client: Client, request: ServerInputRequest): ServerInputAnswer {
+export function answerServerInput(client: Client, request: ServerInputRequest, withdrawn?: AbortSignal): ServerInputAnswer {
   const asker = firstInFlight(client);
-  if (asker !== undefined) return { asked: true, answer: askOnward(client, asker, request, new Set()) };
+  if (asker !== undefined) return { asked: true, answer: askOnward(client, asker, request, new Set(), withdrawn) };
   const alone: ServerInputResponse =
     request.method === 'sampling/createMessage' ? samplingRejected('no tool call of a conversation is running on this connection') : { result: { action: 'cancel' } };
   return { asked: false, answer: Promise.resolve(alone) };
 }
 
 /** `asker`'s answer to `request`; if its call is cancelled meanwhile, the next call's in flight (as {@link answerServerInput} says). */
-async function askOnward(client: Client, asker: CallAsker, request: ServerInputRequest, passed: Set<CallAsker>): Promise<ServerInputResponse> {
+async function askOnward(client: Client, asker: CallAsker, request: ServerInputRequest, passed: Set<CallAsker>, withdrawn?: AbortSignal): Promise<ServerInputResponse> {
   try {
-    return await asker.ask(request);
+    return await asker.ask(request, withdrawn);
   } catch (err) {
-    if (!isCancelled(asker)) throw err;
+    if (!isCancelled(asker) || withdrawn?.aborted === true) throw err;
     passed.add(asker);
     const next = firstInFlight(client, passed);
     if (next === undefined) throw err;
-    return askOnward(client, next, request, passed);
+    return askOnward(client, next, request, passed, withdrawn);
   }
 }
 
@@ -130,11 +134,15 @@ function settle(response: ServerInputResponse): Record<string, unknown> {
 
 /** Sets the handlers of the requests a 2025 server may send on `client`'s connection. */
 export function installServerRequestHandlers(client: Client, server: McpServerConfig): void {
-  client.setRequestHandler('elicitation/create', async (request) => settle(await answerServerInput(client, { method: request.method, params: request.params }).answer) as never);
+  // The SDK aborts `signal` when the server sends `notifications/cancelled` for the request.
+  client.setRequestHandler(
+    'elicitation/create',
+    async (request, ctx) => settle(await answerServerInput(client, { method: request.method, params: request.params }, ctx.mcpReq.signal).answer) as never,
+  );
   if (server.sampling !== 'deny') {
     client.setRequestHandler(
       'sampling/createMessage',
-      async (request) => settle(await answerServerInput(client, { method: request.method, params: request.params }).answer) as never,
+      async (request, ctx) => settle(await answerServerInput(client, { method: request.method, params: request.params }, ctx.mcpReq.signal).answer) as never,
     );
   }
   client.setNotificationHandler('notifications/elicitation/complete', async (notification) => {

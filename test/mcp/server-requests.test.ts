@@ -2,7 +2,8 @@
  * Which call in flight takes a 2025 server's request (src/mcp/server-requests.ts), with a real SDK
  * v1 server and the host's SDK v2 client over an in-memory pair: the first call that is not
  * cancelled; and a request held by a call that turns out cancelled (its turn was, and the activity
- * learnt it at its next heartbeat) goes on to the next call in flight instead of failing there.
+ * learnt it at its next heartbeat) goes on to the next call in flight instead of failing there;
+ * a request the server cancels is withdrawn from the call holding it.
  */
 import { Client } from '@modelcontextprotocol/client';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -24,16 +25,19 @@ const form = {
  * A call's asker as src/activities/call-inputs.ts makes it: it holds a request until the test
  * answers it, or fails it once its call is cancelled.
  */
-function callAsker(name: string): CallAsker & { asked: ServerInputRequest[]; answer(response: ServerInputResponse): void; cancel(): void } {
+function callAsker(name: string): CallAsker & { asked: ServerInputRequest[]; withdrawals: Array<AbortSignal | undefined>; answer(response: ServerInputResponse): void; cancel(): void } {
   const asked: ServerInputRequest[] = [];
+  const withdrawals: Array<AbortSignal | undefined> = [];
   const cancellation = new AbortController();
   const waiting: Array<{ resolve: (response: ServerInputResponse) => void; reject: (err: Error) => void }> = [];
   return {
     roots: [],
     asked,
+    withdrawals,
     cancelled: cancellation.signal,
-    ask: (request) => {
+    ask: (request, withdrawn) => {
       asked.push(request);
+      withdrawals.push(withdrawn);
       if (cancellation.signal.aborted) return Promise.reject(new Error(`${name} was cancelled before its server asked`));
       return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
     },
@@ -124,5 +128,18 @@ describe('a 2025 server request and the calls in flight', () => {
     stale.cancel();
     await expect(server.request(form, ElicitResultSchema)).resolves.toEqual({ action: 'cancel' });
     expect(stale.asked).toEqual([]);
+  });
+
+  test('a request the server cancels (notifications/cancelled) is withdrawn from the call that holds it', async () => {
+    const call = callAsker('call');
+    stops.push(beginAsking(client, call));
+    const abandon = new AbortController();
+    const answered = server.request(form, ElicitResultSchema, { signal: abandon.signal });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(call.withdrawals[0]?.aborted).toBe(false);
+    abandon.abort('not needed any more');
+    await expect(answered).rejects.toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(call.withdrawals[0]?.aborted).toBe(true);
   });
 });
