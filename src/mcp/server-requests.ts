@@ -16,7 +16,7 @@
  * The same capabilities, sent in every 2026-07-28 request's `_meta`, let such a server answer
  * `input_required` instead (src/activities/call-tool.ts hands those to the workflow).
  */
-import { ProtocolError, type Client, type ClientCapabilities } from '@modelcontextprotocol/client';
+import { ProtocolError, SdkError, SdkErrorCode, type Client, type ClientCapabilities } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from './config';
 import type { ServerInputRequest } from '../input/input-requests';
 import { samplingRejected, type ServerInputResponse } from '../input/input-responses';
@@ -126,6 +126,23 @@ async function askOnward(client: Client, asker: CallAsker, request: ServerInputR
   }
 }
 
+/**
+ * Aborts when the server withdraws the request whose handler got `signal`: the SDK aborts that
+ * signal for the server's `notifications/cancelled`, and also when the connection closes, which is
+ * no withdrawal. A lost connection fails the call, whose retry asks the same question again: it must
+ * find it still waiting (or answered), not cancelled.
+ */
+export function withdrawnBy(signal: AbortSignal): AbortSignal {
+  const withdrawn = new AbortController();
+  const closed = (reason: unknown): boolean => reason instanceof SdkError && reason.code === SdkErrorCode.ConnectionClosed;
+  const onAbort = (): void => {
+    if (!closed(signal.reason)) withdrawn.abort(signal.reason);
+  };
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return withdrawn.signal;
+}
+
 /** The server's answer, or the JSON-RPC error it is to get. */
 function settle(response: ServerInputResponse): Record<string, unknown> {
   if ('error' in response) throw new ProtocolError(response.error.code, response.error.message);
@@ -134,15 +151,14 @@ function settle(response: ServerInputResponse): Record<string, unknown> {
 
 /** Sets the handlers of the requests a 2025 server may send on `client`'s connection. */
 export function installServerRequestHandlers(client: Client, server: McpServerConfig): void {
-  // The SDK aborts `signal` when the server sends `notifications/cancelled` for the request.
   client.setRequestHandler(
     'elicitation/create',
-    async (request, ctx) => settle(await answerServerInput(client, { method: request.method, params: request.params }, ctx.mcpReq.signal).answer) as never,
+    async (request, ctx) => settle(await answerServerInput(client, { method: request.method, params: request.params }, withdrawnBy(ctx.mcpReq.signal)).answer) as never,
   );
   if (server.sampling !== 'deny') {
     client.setRequestHandler(
       'sampling/createMessage',
-      async (request, ctx) => settle(await answerServerInput(client, { method: request.method, params: request.params }, ctx.mcpReq.signal).answer) as never,
+      async (request, ctx) => settle(await answerServerInput(client, { method: request.method, params: request.params }, withdrawnBy(ctx.mcpReq.signal)).answer) as never,
     );
   }
   client.setNotificationHandler('notifications/elicitation/complete', async (notification) => {

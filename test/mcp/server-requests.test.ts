@@ -3,16 +3,17 @@
  * v1 server and the host's SDK v2 client over an in-memory pair: the first call that is not
  * cancelled; and a request held by a call that turns out cancelled (its turn was, and the activity
  * learnt it at its next heartbeat) goes on to the next call in flight instead of failing there;
- * a request the server cancels is withdrawn from the call holding it.
+ * a request the server cancels is withdrawn from the call holding it, but not one whose connection
+ * closed (the call's retry asks it again).
  */
-import { Client } from '@modelcontextprotocol/client';
+import { Client, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerInputRequest } from '../../src/input/input-requests';
 import type { ServerInputResponse } from '../../src/input/input-responses';
 import type { McpServerConfig } from '../../src/mcp/config';
-import { beginAsking, installServerRequestHandlers, type CallAsker } from '../../src/mcp/server-requests';
+import { beginAsking, installServerRequestHandlers, withdrawnBy, type CallAsker } from '../../src/mcp/server-requests';
 import { clientOptionsFor } from '../../src/mcp/transport/negotiation';
 
 const config: McpServerConfig = { name: 'r', transport: 'stdio', command: 'unused', args: [], env: {}, tools: {}, sampling: 'auto' };
@@ -141,5 +142,29 @@ describe('a 2025 server request and the calls in flight', () => {
     await expect(answered).rejects.toBeDefined();
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(call.withdrawals[0]?.aborted).toBe(true);
+  });
+
+  test('a lost connection is no withdrawal: the question stays with its call, for the retry to find', async () => {
+    const call = callAsker('call');
+    stops.push(beginAsking(client, call));
+    const answered = server.request(form, ElicitResultSchema);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await server.close();
+    await expect(answered).rejects.toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(call.withdrawals[0]?.aborted).toBe(false);
+  });
+});
+
+describe('withdrawnBy', () => {
+  test('follows a cancellation, not a closed connection', () => {
+    const cancelled = new AbortController();
+    const byServer = withdrawnBy(cancelled.signal);
+    cancelled.abort(new Error('not needed'));
+    expect(byServer.aborted).toBe(true);
+    const closed = new AbortController();
+    const byClose = withdrawnBy(closed.signal);
+    closed.abort(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
+    expect(byClose.aborted).toBe(false);
   });
 });
