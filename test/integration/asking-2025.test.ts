@@ -7,7 +7,8 @@
  * - a question the server withdraws (it cancels a plain `elicitation/create` with
  *   `notifications/cancelled`, or the task carrying one with `tasks/cancel`) leaves the waiting
  *   list (`status`, `pending`) while the call still runs, instead of staying there until the call
- *   ends with nobody wanting its answer.
+ *   ends with nobody wanting its answer; and no answer is kept for it, so the same question asked
+ *   again (after the server's own timeout) waits anew.
  */
 import { Client, Connection } from '@temporalio/client';
 import * as fs from 'node:fs';
@@ -138,5 +139,26 @@ describe('a 2025 server asks back: as a task, and withdrawn', () => {
     const done = await turnDone(id);
     expect(done.lastTurn).toMatchObject({ status: 'completed', text: 'Never mind.' });
     expect(toolResultText(fake.requests, toolUseId)).toBe(expected);
+  }, 120_000);
+
+  test('a question the server withdrew (its own timeout) and asks again waits anew, under the same id, and the answer reaches the second ask', async () => {
+    const id = `asking-2025-twice-${randomUUID()}`;
+    const use = 'toolu_twice';
+    fake.enqueue(
+      { kind: 'message', content: [{ type: 'tool_use', id: use, name: 'ask_twice', input: { afterMs: 3000, pauseMs: 3000 } }], stop_reason: 'tool_use' },
+      { kind: 'message', content: [{ type: 'text', text: 'Green.' }], stop_reason: 'end_turn' },
+    );
+    await conversations.start('pick a colour, take your time', { id });
+    const first = await waitFor('the form to wait', async () => (await statusOf(id)).pendingInputs?.find((p) => p.toolUseId === use));
+    // The server times out: its question leaves the list, with no answer kept for it...
+    await waitFor('the withdrawn form to leave the waiting list', async () => ((await statusOf(id)).pendingInputs ?? []).length === 0, 15_000);
+    // ...so when it asks the same question again, that waits anew (a kept `cancel` would answer it at once).
+    await waitFor('the server to ask again', async () => (await inputRequestedSignals(id)) >= 2, 30_000);
+    const again = await waitFor('the form to wait again', async () => (await statusOf(id)).pendingInputs?.find((p) => p.toolUseId === use));
+    expect(again.requestId).toBe(first.requestId);
+    await conversations.respond(id, again.requestId, { action: 'accept', content: { colour: 'green' } });
+    const done = await turnDone(id);
+    expect(done.lastTurn).toMatchObject({ status: 'completed', text: 'Green.' });
+    expect(toolResultText(fake.requests, use)).toBe('first timed out, then accept green');
   }, 120_000);
 });
