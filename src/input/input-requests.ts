@@ -54,8 +54,11 @@ export interface InputAnswer {
   action: InputAction;
   /** Form mode, accepted: the values, checked against the schema, with its defaults applied. */
   content?: Record<string, unknown>;
-  /** Who answered: the user, the server's policy, or the conversation's input timeout. */
-  by: 'user' | 'policy' | 'timeout';
+  /**
+   * Who answered: the user, the server's policy, the conversation's input timeout, or nobody: the
+   * server withdrew the request (then nothing is kept, and the same question asked again waits anew).
+   */
+  by: 'user' | 'policy' | 'timeout' | 'withdrawn';
 }
 
 /** A waiting (or just answered) request, with the server's whole request. */
@@ -69,6 +72,11 @@ export interface InputResponseRequest {
   requestId: string;
   action: InputAction;
   content?: Record<string, unknown>;
+  /**
+   * Sent by the worker, never the user: the server withdrew the request (it cancelled it, or the
+   * task carrying it), so it leaves the waiting list as cancelled, and no answer is kept for it.
+   */
+  withdrawn?: boolean;
 }
 
 /** What a `respondToInput` update did. */

@@ -16,15 +16,19 @@
  * The same capabilities, sent in every 2026-07-28 request's `_meta`, let such a server answer
  * `input_required` instead (src/activities/call-tool.ts hands those to the workflow).
  */
-import { ProtocolError, type Client, type ClientCapabilities } from '@modelcontextprotocol/client';
+import { ProtocolError, SdkError, SdkErrorCode, type Client, type ClientCapabilities } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from './config';
 import type { ServerInputRequest } from '../input/input-requests';
 import { samplingRejected, type ServerInputResponse } from '../input/input-responses';
 
 /** One tool call in flight that can take a server's requests. */
 export interface CallAsker {
-  /** Hands a request to the call's conversation and resolves with its answer. */
-  ask(request: ServerInputRequest): Promise<ServerInputResponse>;
+  /**
+   * Hands a request to the call's conversation and resolves with its answer. `withdrawn` aborts
+   * when the server no longer wants the answer (it cancelled the request, or the task that carries
+   * it): a request still waiting for the user then leaves the conversation, and the ask rejects.
+   */
+  ask(request: ServerInputRequest, withdrawn?: AbortSignal): Promise<ServerInputResponse>;
   /** The conversation's own roots. */
   roots: readonly string[];
   /**
@@ -32,6 +36,11 @@ export interface CallAsker {
    * (`notifications/elicitation/complete`, 2025-11-25): a URL request still waiting is settled.
    */
   complete?(elicitationId: string): Promise<void>;
+  /**
+   * Aborted once the call is cancelled (its turn was). Such a call takes no new request, and a
+   * request it held goes on to the next call in flight (see {@link answerServerInput}).
+   */
+  cancelled?: AbortSignal;
 }
 
 const inFlight = new WeakMap<Client, CallAsker[]>();
@@ -68,8 +77,14 @@ export function beginAsking(client: Client, asker: CallAsker): () => void {
   };
 }
 
-function firstInFlight(client: Client): CallAsker | undefined {
-  return inFlight.get(client)?.[0];
+/** Whether `asker`'s call is known to be cancelled. */
+function isCancelled(asker: CallAsker): boolean {
+  return asker.cancelled?.aborted === true;
+}
+
+/** The first call in flight on `client`'s connection that is not cancelled, skipping `passed`. */
+function firstInFlight(client: Client, passed: ReadonlySet<CallAsker> = new Set()): CallAsker | undefined {
+  return inFlight.get(client)?.find((asker) => !isCancelled(asker) && !passed.has(asker));
 }
 
 /** How the host answers one elicitation or sampling request of a server. */
@@ -81,14 +96,51 @@ export interface ServerInputAnswer {
 
 /**
  * Hands `request` (`elicitation/create` or `sampling/createMessage`) to the first call in flight on
- * `client`'s connection; with none, the host answers alone: a form is cancelled, a completion refused.
+ * `client`'s connection that is not cancelled; with none, the host answers alone: a form is
+ * cancelled, a completion refused.
+ *
+ * A call learns that its turn was cancelled only at its next heartbeat, so for a moment a cancelled
+ * call can still be the first in flight when a call of the next turn starts on the same connection
+ * and its server asks. A request can no longer be answered by a cancelled call's conversation (its
+ * reply is over), so when the call holding it turns out cancelled, the request goes on to the next
+ * call in flight rather than failing there.
  */
-export function answerServerInput(client: Client, request: ServerInputRequest): ServerInputAnswer {
+export function answerServerInput(client: Client, request: ServerInputRequest, withdrawn?: AbortSignal): ServerInputAnswer {
   const asker = firstInFlight(client);
-  if (asker !== undefined) return { asked: true, answer: asker.ask(request) };
+  if (asker !== undefined) return { asked: true, answer: askOnward(client, asker, request, new Set(), withdrawn) };
   const alone: ServerInputResponse =
     request.method === 'sampling/createMessage' ? samplingRejected('no tool call of a conversation is running on this connection') : { result: { action: 'cancel' } };
   return { asked: false, answer: Promise.resolve(alone) };
+}
+
+/** `asker`'s answer to `request`; if its call is cancelled meanwhile, the next call's in flight (as {@link answerServerInput} says). */
+async function askOnward(client: Client, asker: CallAsker, request: ServerInputRequest, passed: Set<CallAsker>, withdrawn?: AbortSignal): Promise<ServerInputResponse> {
+  try {
+    return await asker.ask(request, withdrawn);
+  } catch (err) {
+    if (!isCancelled(asker) || withdrawn?.aborted === true) throw err;
+    passed.add(asker);
+    const next = firstInFlight(client, passed);
+    if (next === undefined) throw err;
+    return askOnward(client, next, request, passed, withdrawn);
+  }
+}
+
+/**
+ * Aborts when the server withdraws the request whose handler got `signal`: the SDK aborts that
+ * signal for the server's `notifications/cancelled`, and also when the connection closes, which is
+ * no withdrawal. A lost connection fails the call, whose retry asks the same question again: it must
+ * find it still waiting (or answered), not cancelled.
+ */
+export function withdrawnBy(signal: AbortSignal): AbortSignal {
+  const withdrawn = new AbortController();
+  const closed = (reason: unknown): boolean => reason instanceof SdkError && reason.code === SdkErrorCode.ConnectionClosed;
+  const onAbort = (): void => {
+    if (!closed(signal.reason)) withdrawn.abort(signal.reason);
+  };
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return withdrawn.signal;
 }
 
 /** The server's answer, or the JSON-RPC error it is to get. */
@@ -99,11 +151,14 @@ function settle(response: ServerInputResponse): Record<string, unknown> {
 
 /** Sets the handlers of the requests a 2025 server may send on `client`'s connection. */
 export function installServerRequestHandlers(client: Client, server: McpServerConfig): void {
-  client.setRequestHandler('elicitation/create', async (request) => settle(await answerServerInput(client, { method: request.method, params: request.params }).answer) as never);
+  client.setRequestHandler(
+    'elicitation/create',
+    async (request, ctx) => settle(await answerServerInput(client, { method: request.method, params: request.params }, withdrawnBy(ctx.mcpReq.signal)).answer) as never,
+  );
   if (server.sampling !== 'deny') {
     client.setRequestHandler(
       'sampling/createMessage',
-      async (request) => settle(await answerServerInput(client, { method: request.method, params: request.params }).answer) as never,
+      async (request, ctx) => settle(await answerServerInput(client, { method: request.method, params: request.params }, withdrawnBy(ctx.mcpReq.signal)).answer) as never,
     );
   }
   client.setNotificationHandler('notifications/elicitation/complete', async (notification) => {

@@ -61,7 +61,8 @@ export function installInputHandlers(state: ConversationState): void {
     (request) => {
       const entry = state.inputs.find((e) => e.requestId === request.requestId);
       const content = request.action === 'accept' && entry?.kind === 'elicitation' && entry.mode !== 'url' ? withElicitationDefaults(entry.requestedSchema, request.content ?? {}) : undefined;
-      const answered = answerInput(state.inputs, { requestId: request.requestId, action: request.action, by: 'user', ...(content !== undefined ? { content } : {}) });
+      const by = request.withdrawn === true ? 'withdrawn' : 'user';
+      const answered = answerInput(state.inputs, { requestId: request.requestId, action: request.action, by, ...(content !== undefined ? { content } : {}) });
       noteInputs();
       if (answered === undefined) throw new Error(`${request.requestId} is not waiting`);
       return { answered, stillWaiting: waitingInputs(state.inputs).length };
@@ -136,12 +137,18 @@ async function answerNew(state: ConversationState, toolUse: ToolUseBlock, route:
       since: new Date(Date.now()).toISOString(),
       turnId: state.currentTurn ?? 0,
     });
+    // Withdrawn by the server: nobody answered, so nothing is kept (the same question asked again waits anew).
+    let withdrawn = false;
     if (kind === 'elicitation') {
-      response = entry === undefined ? elicitationResponse({ action: 'decline', by: 'policy' }) : elicitationResponse(await userAnswer(state, entry));
+      const answer = entry === undefined ? { action: 'decline' as const, by: 'policy' as const } : await userAnswer(state, entry);
+      withdrawn = answer.by === 'withdrawn';
+      response = elicitationResponse(answer);
     } else {
-      const allowed = route.sampling === 'auto' || entry === undefined ? { action: 'accept' as const } : await userAnswer(state, entry);
+      const allowed = route.sampling === 'auto' || entry === undefined ? { action: 'accept' as const, by: 'policy' as const } : await userAnswer(state, entry);
+      withdrawn = allowed.by === 'withdrawn';
       response = allowed.action === 'accept' ? await sample(state, route, request) : samplingRejected(allowed.action === 'cancel' ? 'the user cancelled it' : 'the user declined it');
     }
+    if (withdrawn) return response;
   }
   responsesOf(state, toolUse.id)[requestId] = response;
   return response;

@@ -5,7 +5,9 @@
  * compiled worker, real Temporal, the scripted fake Messages API playing Claude for the turns and
  * for the sampling request). Its `trigger-long-running-operation` reports progress during the call.
  * Its async tools send the same requests as tasks (2025-11-25), which the host receives and answers
- * the same way, through the conversation.
+ * the same way, through the conversation: listed by `pending`, answered by `ConversationClient.respond`
+ * (or the fake Messages API for sampling, `auto`), ended by the turn's cancel, after which the next
+ * turn's form on the same connection reaches the next turn.
  */
 import { Client, Connection } from '@temporalio/client';
 import * as fs from 'node:fs';
@@ -145,9 +147,13 @@ describe('server-everything asks back through the host', () => {
 
     const form = await nextInput(id, 'elicitation/form');
     expect(form.message).toContain('async task demo');
-    await client.workflow.getHandle(id).executeUpdate('respondToInput', {
-      args: [{ requestId: form.requestId, action: 'accept', content: { name: 'Grace', favoriteColor: 'Blue', agreeToTerms: true } }],
-    });
+    // Listed by `pending` like any request, and answered through the library as `mcp-host respond` does.
+    const listed = await waitFor('pending to list the async form', async () =>
+      (await conversations.pending()).find((c) => c.id === id)?.pendingInputs?.find((p) => p.requestId === form.requestId),
+    );
+    expect(listed).toMatchObject({ server: 'everything', kind: 'elicitation', mode: 'form' });
+    await expect(conversations.respond(id, form.requestId, { action: 'accept', content: { name: 7 } })).rejects.toThrow(/name/);
+    await conversations.respond(id, form.requestId, { action: 'accept', content: { name: 'Grace', favoriteColor: 'Blue', agreeToTerms: true } });
 
     const status = await waitFor('the turn to finish', async () => {
       const s = await statusOf(id);
@@ -163,5 +169,35 @@ describe('server-everything asks back through the host', () => {
     expect(sampled).toContain('Hello, asynchronously.');
     expect(sampled).not.toContain('[SYNC]');
     expect(status.sampling).toEqual({ calls: 1, usage: expect.objectContaining({ inputTokens: 9, outputTokens: 2 }) });
+  }, 240_000);
+
+  test('the turn’s cancel ends an async form’s wait like a plain one; the next async form on the same connection is answered', async () => {
+    const id = `everything-asks-async-cancel-${randomUUID()}`;
+    fake.enqueue(
+      { kind: 'message', content: [toolUse('toolu_ev_async_dropped', 'trigger-elicitation-request-async')], stop_reason: 'tool_use' },
+      { kind: 'message', content: [toolUse('toolu_ev_async_again', 'trigger-elicitation-request-async')], stop_reason: 'tool_use' },
+      endTurn('Answered this time.'),
+    );
+    await conversations.start('ask me, then never mind', { id });
+    const dropped = await nextInput(id, 'elicitation/form');
+    expect(await conversations.cancelTurn(id)).toMatchObject({ turnId: 1, status: 'cancelled' });
+    const after = await statusOf(id);
+    expect(after.pendingInputs ?? []).toEqual([]);
+    // The cancelled request is gone: answering it now is refused, and nothing is recorded.
+    await expect(conversations.respond(id, dropped.requestId, { action: 'accept', content: { name: 'late' } })).rejects.toThrow();
+
+    await conversations.post(id, 'ask me again');
+    // The cancelled call learns of its cancellation only at its next heartbeat: until then it is still
+    // in flight on the connection, and the new call's form must not be lost to it (src/mcp/server-requests.ts).
+    const again = await waitFor('the second async form', async () => (await statusOf(id)).pendingInputs?.find((p) => p.requestId !== dropped.requestId));
+    expect(again.toolUseId).toBe('toolu_ev_async_again');
+    await conversations.respond(id, again.requestId, { action: 'decline' });
+    const done = await waitFor('the second turn to finish', async () => {
+      const s = await statusOf(id);
+      return s.turnsCompleted >= 2 ? s : undefined;
+    }, 120_000);
+    expect(done.lastTurn).toMatchObject({ turnId: 2, status: 'completed', text: 'Answered this time.' });
+    expect(toolResultText(fake.requests, 'toolu_ev_async_dropped')).toContain('cancelled');
+    expect(toolResultText(fake.requests, 'toolu_ev_async_again')).toContain('[DECLINED]');
   }, 240_000);
 });

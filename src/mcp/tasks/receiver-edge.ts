@@ -21,7 +21,8 @@
  * ({@link answerServerInput}): the first call in flight on the connection hands it to its
  * conversation. While it waits the task is `input_required` (a form, for the user) or `working`
  * (a completion); then `completed` with the answer, or `failed` with the JSON-RPC error a plain
- * request would have got. With no call in flight the host answers alone, as for a plain request
+ * request would have got. `tasks/cancel` (or the end of the task's TTL) withdraws the question: it
+ * leaves the conversation's waiting list, as a plain request the server cancels does. With no call in flight the host answers alone, as for a plain request
  * (a form cancelled, a completion refused), and the task is created already ended with that answer.
  * Tasks live in memory with the connection (src/mcp/tasks/receiver-tasks.ts): a lost worker loses
  * them, and the server's tool call is retried like any 2025 call.
@@ -103,8 +104,10 @@ export function installTaskReceiver(client: Client, transport: Transport, server
     }
     const params = { ...request.params };
     delete params.task;
-    const { asked, answer } = answerServerInput(client, { method: request.method, params });
-    const task = tasks.start(answer, { requestedTtl: requested.ttl, waiting: how.waiting, statusMessage: how.statusMessage });
+    // Cancelled or expired, the task withdraws its question from the conversation.
+    const withdrawal = new AbortController();
+    const { asked, answer } = answerServerInput(client, { method: request.method, params }, withdrawal.signal);
+    const task = tasks.start(answer, { requestedTtl: requested.ttl, waiting: how.waiting, statusMessage: how.statusMessage, withdraw: () => withdrawal.abort() });
     if (asked) reply(id, { result: { task } });
     // Answered by the host alone, at once: the task is created ended.
     else void tasks.result(task.taskId)?.then(() => reply(id, { result: { task: tasks.get(task.taskId) ?? task } }));

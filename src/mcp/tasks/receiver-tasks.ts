@@ -7,7 +7,8 @@
  *
  * Statuses follow the spec's lifecycle: the task starts `working`, may wait in `input_required`,
  * and ends `completed` (the answer is a result), `failed` (the answer is a JSON-RPC error) or
- * `cancelled` (`tasks/cancel`; an answer that comes later is ignored). Terminal statuses never change.
+ * `cancelled` (`tasks/cancel`: the work is withdrawn, and an answer that comes later is ignored).
+ * Terminal statuses never change.
  */
 import { randomUUID } from 'node:crypto';
 import type { ServerInputResponse } from '../../input/input-responses';
@@ -50,6 +51,7 @@ interface Held {
   outcome?: ServerInputResponse;
   ended: Promise<void>;
   end: () => void;
+  withdraw?: () => void;
 }
 
 /** How a task's work starts: the status while it waits, and a message saying so (never the request's content). */
@@ -58,6 +60,11 @@ export interface TaskStart {
   requestedTtl: unknown;
   waiting: 'working' | 'input_required';
   statusMessage: string;
+  /**
+   * Tells the work that nobody wants its answer any more: called when the task is cancelled, or
+   * dropped at the end of its TTL while still running (so a question leaves the user's list).
+   */
+  withdraw?: () => void;
 }
 
 /** The tasks of one connection. */
@@ -90,6 +97,7 @@ export class ReceiverTasks {
       expiresAt: now + ttl,
       ended,
       end,
+      ...(how.withdraw !== undefined ? { withdraw: how.withdraw } : {}),
     };
     this.held.set(entry.task.taskId, entry);
     if (how.waiting !== 'working') this.move(entry, how.waiting, how.statusMessage);
@@ -126,6 +134,7 @@ export class ReceiverTasks {
     entry.outcome = { error: { code: INVALID_PARAMS, message: `Task ${taskId} was cancelled: it has no result` } };
     this.move(entry, 'cancelled', 'The task was cancelled by request.');
     entry.end();
+    entry.withdraw?.();
     return { ...entry.task };
   }
 
@@ -155,10 +164,17 @@ export class ReceiverTasks {
     entry.task.lastUpdatedAt = new Date(this.now()).toISOString();
   }
 
-  /** Drops the tasks past their TTL (a `tasks/result` already waiting on one still gets its answer). */
+  /**
+   * Drops the tasks past their TTL (a `tasks/result` already waiting on one still gets its answer),
+   * withdrawing the work of those still running.
+   */
   private prune(): void {
     const now = this.now();
-    for (const [taskId, entry] of this.held) if (now >= entry.expiresAt) this.held.delete(taskId);
+    for (const [taskId, entry] of this.held) {
+      if (now < entry.expiresAt) continue;
+      this.held.delete(taskId);
+      if (!isTerminal(entry.task.status)) entry.withdraw?.();
+    }
   }
 }
 

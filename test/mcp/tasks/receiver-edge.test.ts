@@ -37,14 +37,17 @@ const completion = {
 };
 
 /** An asker whose answers the test gives, one per request, in order. */
-function heldAsker(): CallAsker & { asked: ServerInputRequest[]; answer(response: ServerInputResponse): void } {
+function heldAsker(): CallAsker & { asked: ServerInputRequest[]; withdrawals: Array<AbortSignal | undefined>; answer(response: ServerInputResponse): void } {
   const asked: ServerInputRequest[] = [];
+  const withdrawals: Array<AbortSignal | undefined> = [];
   const waiting: Array<(response: ServerInputResponse) => void> = [];
   return {
     roots: [],
     asked,
-    ask: (request) => {
+    withdrawals,
+    ask: (request, withdrawn) => {
       asked.push(request);
+      withdrawals.push(withdrawn);
       return new Promise((resolve) => waiting.push(resolve));
     },
     answer: (response) => waiting.shift()?.(response),
@@ -147,14 +150,17 @@ describe('the host as a task receiver (2025-11-25), against an SDK v1 server', (
     }
   });
 
-  test('tasks/cancel: the task is cancelled at once, a later answer is ignored, and a second cancel is refused', async () => {
+  test('tasks/cancel: the task is cancelled at once, its question withdrawn, a later answer is ignored, and a second cancel is refused', async () => {
     await connect();
     const asker = heldAsker();
     const stop = beginAsking(client, asker);
     try {
       const { task } = await asTask(form);
       const result = server.experimental.tasks.getTaskResult(task.taskId, ElicitResultSchema);
+      expect(asker.withdrawals[0]?.aborted).toBe(false);
       expect(await server.experimental.tasks.cancelTask(task.taskId)).toMatchObject({ taskId: task.taskId, status: 'cancelled' });
+      // The question is withdrawn from the conversation.
+      expect(asker.withdrawals[0]?.aborted).toBe(true);
       await expect(result).rejects.toMatchObject({ code: -32602 });
       asker.answer({ result: { action: 'accept', content: { name: 'late' } } });
       await new Promise((resolve) => setTimeout(resolve, 20));

@@ -43,4 +43,21 @@ describe('receiver tasks', () => {
     expect(tasks.cancel(other.taskId)).toMatchObject({ status: 'cancelled' });
     expect(tasks.list().map((t) => t.status)).toEqual(['failed', 'cancelled']);
   });
+
+  test('cancelling a running task withdraws its work, once; expiry withdraws a running task, never an ended one', async () => {
+    let now = Date.parse('2025-11-25T10:00:00Z');
+    const tasks = new ReceiverTasks(() => now);
+    const withdrawn: string[] = [];
+    const cancelled = tasks.start(never, { requestedTtl: 60_000, ...waiting, withdraw: () => withdrawn.push('cancelled') });
+    expect(tasks.cancel(cancelled.taskId)).toMatchObject({ status: 'cancelled' });
+    expect(tasks.cancel(cancelled.taskId)).toBe('terminal');
+    expect(withdrawn).toEqual(['cancelled']);
+
+    tasks.start(never, { requestedTtl: 60_000, ...waiting, withdraw: () => withdrawn.push('expired') });
+    const ended = tasks.start(Promise.resolve({ result: { action: 'decline' } }), { requestedTtl: 60_000, ...waiting, withdraw: () => withdrawn.push('ended') });
+    await tasks.result(ended.taskId);
+    now += 60_000;
+    expect(tasks.list()).toEqual([]);
+    expect(withdrawn).toEqual(['cancelled', 'expired']);
+  });
 });
