@@ -9,10 +9,12 @@ import * as path from 'node:path';
 import { projectCacheRoot } from '../../src/temporal/cli-cache';
 
 /**
- * The server version: 1.29.1 by default (docker-compose.yml pins 1.31.2, which also builds and
- * passes; see docs/cluster.md). `MCP_HOST_CLUSTER_SERVER_VERSION` picks another, built on first use.
+ * The server version: 1.32.1 by default, the first tried that moves a pinned conversation to a new
+ * worker deployment version on continue-as-new (1.29.1 does not; docs/upgrades.md). 1.32.2 needs a
+ * newer Go than this machine's 1.26.8. docker-compose.yml pins 1.31.2; see docs/cluster.md.
+ * `MCP_HOST_CLUSTER_SERVER_VERSION` picks another, built on first use.
  */
-export const TEMPORAL_SERVER_VERSION = process.env.MCP_HOST_CLUSTER_SERVER_VERSION ?? '1.29.1';
+export const TEMPORAL_SERVER_VERSION = process.env.MCP_HOST_CLUSTER_SERVER_VERSION ?? '1.32.1';
 
 const MODULE = 'go.temporal.io/server';
 
