@@ -17,12 +17,16 @@ const WORD_CHARS = 8;
 /** The answer's text: `word-01 word-02 … word-40`. */
 export const LIVE_TEXT = Array.from({ length: LIVE_WORDS }, (_, i) => `word-${String(i + 1).padStart(2, '0')}`).join(' ');
 
-/** When some of a text was there: ms since the epoch (sub-millisecond, comparable across processes), and its length then. */
+/** When some of a text was there: ms on the machine's monotonic clock (comparable across its processes), and its length then. */
 export type TextMark = readonly [at: number, length: number];
 
-/** Now, in ms since the epoch with the monotonic clock's precision (the same clock in every process of this machine). */
-export function epochNow(): number {
-  return performance.timeOrigin + performance.now();
+/**
+ * Now, in ms on the machine's monotonic clock (`CLOCK_MONOTONIC`, one for all its processes).
+ * Not the wall clock: `performance.timeOrigin` is each process's start in wall time, so two
+ * processes started either side of a clock step disagree by the step (seen: 21 s).
+ */
+export function machineNow(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
 }
 
 /** The streamed answer; `written` sees the answer's length each time a word went out. */
@@ -39,7 +43,7 @@ export function liveAnswer(written: (mark: TextMark) => void): MessageAnswer {
         const delta = event.data.delta as { type?: string; text?: string } | undefined;
         if (event.data.type !== 'content_block_delta' || delta?.type !== 'text_delta' || delta.text === undefined) return;
         length += delta.text.length;
-        written([epochNow(), length]);
+        written([machineNow(), length]);
       },
     },
   };

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConversationClient } from '../../src/client/conversation-client';
 import type { ConversationEvent } from '../../src/client/conversation-events';
-import { epochNow, type TextMark } from './live-answer';
+import { machineNow, type TextMark } from './live-answer';
 import { requestsBetween, serverRequests } from './server-requests';
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
@@ -53,7 +53,7 @@ function recorder(into: TextMark[]): (event: ConversationEvent) => void {
     if (event.type !== 'claude_text') return;
     // A restart voids what was shown (it should not happen here: nothing fails).
     length = (event.restart === true ? 0 : length) + (event.skipped ?? 0) + event.text.length;
-    into.push([epochNow(), length]);
+    into.push([machineNow(), length]);
   };
 }
 

@@ -62,6 +62,13 @@ function firstAnswer(): MessageAnswer {
   return { kind: 'message', stop_reason: 'end_turn', content: [{ type: 'text', text: 'Ready.' }] };
 }
 const HEARTBEAT_OPERATIONS = ['RecordActivityTaskHeartbeat', 'RecordActivityTaskHeartbeatById'];
+/**
+ * What a follower asks of the server: the running calls (`DescribeWorkflowExecution`) and the
+ * history's long poll. The rest in the same window is the worker's and the sender's, the same with
+ * and without followers except the workers' task-queue polls, whose number follows the SDK's poller
+ * scaling (3 to 26 of each in the same turn, measured), not the followers: left out.
+ */
+const FOLLOWER_OPERATIONS = ['DescribeWorkflowExecution', 'PollWorkflowExecutionHistory', 'GetWorkflowExecutionHistory'];
 
 /** One measured turn. */
 interface LiveTurn {
@@ -126,8 +133,9 @@ function constantsOf(root: string): string {
   ].join(', ');
 }
 
-function totalOf(requests: ReadonlyArray<readonly [string, number]>): number {
-  return requests.reduce((sum, [, n]) => sum + n, 0);
+/** The requests of the operations followers make. */
+function followerRequests(requests: ReadonlyArray<readonly [string, number]>): number {
+  return requests.filter(([op]) => FOLLOWER_OPERATIONS.includes(op)).reduce((sum, [, n]) => sum + n, 0);
 }
 
 export async function runLiveText(
@@ -221,12 +229,12 @@ export async function runLiveText(
         const result = results.get(design.name);
         if (!result) continue;
         const base = await turn(design, 0, false);
-        const baseRequests = totalOf(base.clients.requests);
+        const baseRequests = followerRequests(base.clients.requests);
         const baseByOp = new Map(base.clients.requests);
         for (const followers of levels.slice(1)) {
           const t = await turn(design, followers, false);
           const seconds = t.clients.windowMs / 1000;
-          const perFollowerSecond = (totalOf(t.clients.requests) - baseRequests) / followers / seconds;
+          const perFollowerSecond = (followerRequests(t.clients.requests) - baseRequests) / followers / seconds;
           const perFollower = t.clients.shown.map((shown) => wordDelays(t.written, shown));
           let level = result.load.find((l) => l.followers === followers);
           if (!level) {
@@ -235,6 +243,7 @@ export async function runLiveText(
           }
           level.perFollowerSecond.push(perFollowerSecond);
           level.byOperation = t.clients.requests
+            .filter(([op]) => FOLLOWER_OPERATIONS.includes(op))
             .map(([op, n]): [string, number] => [op, (n - (baseByOp.get(op) ?? 0)) / followers / seconds])
             .filter(([, n]) => n > 0.05)
             .sort((a, b) => b[1] - a[1]);
@@ -242,7 +251,7 @@ export async function runLiveText(
           level.max.push(Math.max(...perFollower.map((d) => d.max)));
           process.stderr.write(
             `  live-text load ${r + 1}/${options.loadRepeat} ${design.name} ×${followers}: ${perFollowerSecond.toFixed(2)} requests per follower per second ` +
-              `(${totalOf(t.clients.requests)} against ${baseRequests} without followers, ${seconds.toFixed(1)} s); followers' p90 ${level.p90.at(-1)?.toFixed(0)} ms\n`,
+              `(${followerRequests(t.clients.requests)} against ${baseRequests} without followers, ${seconds.toFixed(1)} s); followers' p90 ${level.p90.at(-1)?.toFixed(0)} ms\n`,
           );
         }
       }
@@ -294,8 +303,11 @@ export function liveTextReport(result: LiveTextResult): string[] {
     lines.push(
       '',
       `The server's requests per follower per second while N \`ConversationClient.follow\` followers (all in the clients' process) follow one streamed turn: ` +
-        `the dev server's frontend requests from the followers' start to their stop (${SETTLE_MS / 1000} s before the send, then the turn), less those of the same turn ` +
-        `without followers, divided by N and by the followers' seconds (median of ${result.loadRepeat}). The followers' own delays show whether so many in one process distort the timings.`,
+        `the dev server's frontend requests of the operations followers make (${FOLLOWER_OPERATIONS.join(', ')}) from the followers' start to their stop ` +
+        `(${SETTLE_MS / 1000} s before the send, then the turn), less those of the same turn without followers, divided by N and by the followers' seconds ` +
+        `(median of ${result.loadRepeat}; the workers' task-queue polls are left out: their number follows the SDK's poller scaling, not the followers). ` +
+        'A follower polls the running calls every `DEFAULT_FOLLOW_POLL_MS` whether a call streams or not, so the figure holds for any following time; ' +
+        'fewer than that means the server (or the one clients\' process) no longer keeps up. The followers\' own delays show whether so many in one process distort the timings.',
       '',
       `| design | ${levels.map((n) => `${n} follower${n === 1 ? '' : 's'}`).join(' | ')} | per operation at ${top} | followers' p90 late at ${levels.join(' / ')}, ms |`,
       `|---|${levels.map(() => '---:|').join('')}---|---:|`,
