@@ -20,7 +20,7 @@ import { StreamProgress } from './stream-progress';
 export interface FollowOptions {
   /** Stops following. */
   signal?: AbortSignal;
-  /** How often the running calls are read, in ms (default 250). */
+  /** How often the running calls are read, in ms (default {@link DEFAULT_FOLLOW_POLL_MS}: 125). */
   pollMs?: number;
   /**
    * Whether the follower's pauses keep the process running (default true). The CLI sets false: a
@@ -37,7 +37,14 @@ export interface Follower {
   stop(): Promise<void>;
 }
 
-export const DEFAULT_FOLLOW_POLL_MS = 250;
+/**
+ * How often a follower reads the running calls (`DescribeWorkflowExecution`), by default: the
+ * streaming answer's text shows at most this long after it reached the server. Each follower asks
+ * the server ~9 times a second (8 reads and the history's long poll), from ~5 at 250 ms; a word
+ * shows p90 278 ms late against 297 at 150 ms and 254 at 100 ms (with the worker's heartbeat
+ * throttle at 150 ms; 518 at 250/250; `npm run bench -- --only=live-text`, docs/BENCHMARKS.md).
+ */
+export const DEFAULT_FOLLOW_POLL_MS = 125;
 
 const CLOSED = new Set<temporal.api.enums.v1.EventType>([
   temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED,
