@@ -5,12 +5,14 @@
  * MCP_HOST_TASK_QUEUE, and MCP_HOST_LIVE_URL for the broker design), each follower a
  * `ConversationClient.follow`, the sender `ConversationClient.send`, with `onProgress` when it
  * follows its own turn. Every `claude_text` event is recorded with the answer's length shown so
- * far. Started by {@link startLiveClients} (bench/perf/live-follower.cjs).
+ * far. Started by {@link startLiveClients} (bench/perf/live-follower.cjs); `BENCH_SRC_ROOT` names
+ * another tree whose client library it runs (the "before" design, `BENCH_BEFORE_ROOT`).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ConversationClient } from '../../src/client/conversation-client';
+import type * as ConversationClientModule from '../../src/client/conversation-client';
+import type { ConversationClient } from '../../src/client/conversation-client';
 import type { ConversationEvent } from '../../src/client/conversation-events';
 import { machineNow, type TextMark } from './live-answer';
 import { requestsBetween, serverRequests } from './server-requests';
@@ -42,6 +44,8 @@ export interface LiveTurnResult {
   shown: TextMark[][];
   /** From the followers' start to their stop (the send alone without followers), ms. */
   windowMs: number;
+  /** The clients' process's CPU time over that window, ms (user + system): near the window's length, it is what limits the followers. */
+  cpuMs: number;
   /** The server's frontend requests from before the followers started to after they stopped (flushed), by operation. */
   requests: Array<[string, number]>;
 }
@@ -60,6 +64,7 @@ function recorder(into: TextMark[]): (event: ConversationEvent) => void {
 async function measure(client: ConversationClient, request: LiveTurnRequest): Promise<LiveTurnResult> {
   const before = await serverRequests(request.metricsUrl);
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const marks: TextMark[][] = Array.from({ length: request.followers }, () => []);
   const followers = marks.map((into) => client.follow(request.id, recorder(into)));
   if (request.followers > 0) await sleep(request.settleMs);
@@ -72,14 +77,19 @@ async function measure(client: ConversationClient, request: LiveTurnRequest): Pr
   if (request.followers > 0) await sleep(200);
   await Promise.all(followers.map((f) => f.stop()));
   const windowMs = performance.now() - (request.followers > 0 ? started : sent);
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
   await sleep(request.flushMs);
   const requests = requestsBetween(before, await serverRequests(request.metricsUrl));
-  return { turnMs, shown: request.onProgress ? [own, ...marks] : marks, windowMs, requests };
+  return { turnMs, shown: request.onProgress ? [own, ...marks] : marks, windowMs, cpuMs, requests };
 }
 
-/** The child's side: connect, then measure each turn asked for. */
+/** The child's side: connect (with the library of `BENCH_SRC_ROOT`'s tree, default this one), then measure each turn asked for. */
 export async function serveLiveClients(): Promise<void> {
-  const client = await ConversationClient.connect();
+  const srcRoot = path.resolve(process.env.BENCH_SRC_ROOT || REPO_ROOT);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the measured tree is chosen at run time
+  const library = require(path.join(srcRoot, 'src/client/conversation-client')) as typeof ConversationClientModule;
+  const client = await library.ConversationClient.connect();
   const send = (message: unknown): void => void process.send?.(message);
   process.on('message', (message: { close?: true; turn?: LiveTurnRequest }) => {
     if (message.close === true) {
@@ -103,13 +113,16 @@ export interface LiveClients {
 
 type Reply = { ready?: true; result?: LiveTurnResult; error?: string };
 
-/** Starts the clients' process against `address`, task queue `taskQueue`, with `env` added (the design's settings). */
-export async function startLiveClients(address: string, taskQueue: string, env: Record<string, string>): Promise<LiveClients> {
+/**
+ * Starts the clients' process against `address`, task queue `taskQueue`, with `env` added (the
+ * design's settings), running the client library of the tree at `srcRoot` (default this one).
+ */
+export async function startLiveClients(address: string, taskQueue: string, env: Record<string, string>, srcRoot?: string): Promise<LiveClients> {
   const child: ChildProcess = fork(path.join(__dirname, 'live-follower.cjs'), [], {
     cwd: REPO_ROOT,
     execArgv: [],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    env: { ...process.env, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: 'default', MCP_HOST_TASK_QUEUE: taskQueue, ...env },
+    env: { ...process.env, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: 'default', MCP_HOST_TASK_QUEUE: taskQueue, BENCH_SRC_ROOT: srcRoot ?? '', ...env },
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const next = (): Promise<Reply> =>
