@@ -25,6 +25,10 @@ export { encryptionKeyringFromEnv, type EncryptionKey, type EncryptionKeyring } 
 export { EncryptionError, type EncryptionErrorCode } from './errors/encryption-error';
 export { startCodecServer, type CodecServer, type CodecServerOptions } from './temporal/codec-server';
 export { DEFAULTS } from './config/settings';
+export { parseLiveUrl, liveTextLine, type LiveUrl } from './live/live-url';
+export { openLiveChannel, type RedisLiveChannelOptions } from './live/redis-live-channel';
+export type { LiveChannel, LiveFollowing, LivePublishing } from './live/live-channel';
+export type { LiveEntry, LiveEntryKind } from './live/live-entry';
 export { readMetricsSettings, MetricsSettingError, OtelSettingError, type MetricsSettings } from './telemetry/metrics-settings';
 export { readTraceSettings, type TraceSettings } from './telemetry/trace-settings';
 export { installTracing, currentTracing, describeTracing, type Tracing } from './telemetry/tracing';

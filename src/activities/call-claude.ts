@@ -6,7 +6,10 @@ import { trace } from '@opentelemetry/api';
 import { capturedJson, contentCaptured } from '../telemetry/traced-activities';
 import { claudeCallLimits, type ClaudeCallLimits } from '../errors/claude-time-limits';
 import { classified } from '../errors/classify-error';
-import { ClaudeStreamPublisher, QUIET_START_MS } from './publish-progress';
+import type { LivePublishing } from '../live/live-channel';
+import { LiveCallPublisher } from '../live/live-call';
+import { ClaudeStreamPublisher, PUBLISH_GAP_MS, QUIET_START_MS } from './publish-progress';
+import { STREAM_WINDOW_CHARS } from './claude-stream-details';
 import { toClaudeReply } from './to-claude-reply';
 import type { TranscriptReader } from './transcript-reader';
 import type { ClaudeCallInput, ClaudeReply } from './types';
@@ -41,6 +44,19 @@ export interface CallClaudeDeps {
    * `src/activities/publish-progress.ts`). Off: the heartbeats carry nothing, as before.
    */
   publishProgress?: boolean;
+  /**
+   * The live channel (`MCP_HOST_LIVE_URL`, src/live/): each piece of the answer and thinking goes to
+   * it at once, while someone follows the conversation, besides the heartbeats. Worker-side only.
+   */
+  live?: LivePublishing;
+}
+
+/** The call's publisher to the live channel, if the worker has one. */
+function liveCall(live: LivePublishing | undefined, context: Context): LiveCallPublisher | undefined {
+  const { workflowExecution, activityId, attempt } = context.info;
+  // Only a workflow's call has followers (a standalone activity has no conversation).
+  if (!live || workflowExecution === undefined) return undefined;
+  return new LiveCallPublisher(live, { workflowId: workflowExecution.workflowId, runId: workflowExecution.runId, activityId, attempt });
 }
 
 /**
@@ -60,7 +76,10 @@ export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput)
   // Heartbeats cover the transcript reads too (queries to the workflow), not only the request.
   return (input) => {
     // The answer so far rides on every heartbeat of the call (never its result or the history).
-    const publisher = deps.publishProgress === false ? undefined : new ClaudeStreamPublisher(Context.current());
+    const publisher =
+      deps.publishProgress === false
+        ? undefined
+        : new ClaudeStreamPublisher(Context.current(), PUBLISH_GAP_MS, STREAM_WINDOW_CHARS, QUIET_START_MS, liveCall(deps.live, Context.current()));
     const beat = publisher ? () => publisher.heartbeat() : undefined;
     // Without a publisher too, the call's first heartbeat waits out the quiet start.
     const quietUntil = publisher?.quietUntil ?? Date.now() + QUIET_START_MS;

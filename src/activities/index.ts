@@ -8,6 +8,7 @@ import { serverSecrets } from '../mcp/config/server-secrets';
 import type { McpConnections } from '../mcp/mcp-connections';
 import { ToolCatalogCache } from '../mcp/tool-catalog';
 import type { ClaudeCallLimits } from '../errors/claude-time-limits';
+import type { LivePublishing } from '../live/live-channel';
 import { createCallClaude, type ClaudeTextDelta } from './call-claude';
 import { createCallTool } from './call-tool';
 import { createCountTokens } from './count-tokens';
@@ -40,6 +41,11 @@ export interface ActivityDeps {
   countTokens?: boolean;
   /** Where the Claude, tool and transcript-cache metrics go (default: nowhere; src/telemetry). */
   metrics?: HostMetrics;
+  /**
+   * The live channel (`MCP_HOST_LIVE_URL`, src/live/): Claude calls publish each piece of their
+   * answer to it at once while someone follows (default: none, heartbeats only).
+   */
+  live?: LivePublishing;
 }
 
 /** The secret values this worker holds: the Claude credential and every MCP server's (see `serverSecrets`). */
@@ -71,6 +77,7 @@ export function createActivities(deps: ActivityDeps): ConversationActivities {
             transcripts,
             ...(deps.claudeLimits !== undefined ? { limits: deps.claudeLimits } : {}),
             ...(deps.onClaudeTextDelta !== undefined ? { onTextDelta: deps.onClaudeTextDelta } : {}),
+            ...(deps.live !== undefined ? { live: deps.live } : {}),
           }),
           secrets,
         ),

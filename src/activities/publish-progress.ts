@@ -7,8 +7,13 @@
  * attempt times out (its worker was lost), the server copies its last heartbeat details into the
  * timeout failure, which the history keeps (in the retry's `lastFailure`, or the final timeout
  * event); that is at most {@link STREAM_WINDOW_CHARS} of text the reply would have held anyway.
+ *
+ * With a live channel (`MCP_HOST_LIVE_URL`, src/live/), each piece also goes to it at once, for the
+ * followers that read it; the heartbeats stay as they are (failover, followers without the broker).
  */
 import type { Context } from '@temporalio/activity';
+import type { LiveCallPublisher } from '../live/live-call';
+import type { LiveEntryKind } from '../live/live-entry';
 import { streamDetails, STREAM_WINDOW_CHARS, type ClaudeStreamDetails } from './claude-stream-details';
 
 /**
@@ -31,7 +36,10 @@ export const PUBLISH_GAP_MS = 100;
  */
 export const QUIET_START_MS = 250;
 
-/** A streaming call's heartbeats, each carrying the answer so far (a window over its end) and the attempt. */
+/**
+ * A streaming call's heartbeats, each carrying the answer so far (a window over its end) and the
+ * attempt; and, given a live channel's publisher for the call, each piece at once to the channel.
+ */
 export class ClaudeStreamPublisher {
   private text = '';
   private thinking = '';
@@ -45,6 +53,7 @@ export class ClaudeStreamPublisher {
     private readonly gapMs: number = PUBLISH_GAP_MS,
     private readonly windowChars: number = STREAM_WINDOW_CHARS,
     quietMs: number = QUIET_START_MS,
+    private readonly live?: LiveCallPublisher,
   ) {
     this.quietUntil = Date.now() + quietMs;
   }
@@ -52,13 +61,24 @@ export class ClaudeStreamPublisher {
   /** A piece of the answer, as Claude writes it: published within {@link PUBLISH_GAP_MS}, not before {@link QUIET_START_MS}. */
   append(delta: string): void {
     this.text += delta;
+    this.toLive('text', this.text);
     this.beatSoon();
   }
 
   /** A piece of Claude's thinking (thinking on): published with the answer, in a window of its own. */
   appendThinking(delta: string): void {
     this.thinking += delta;
+    this.toLive('thinking', this.thinking);
     this.beatSoon();
+  }
+
+  /** The live channel gets the piece at once, never failing or slowing the call. */
+  private toLive(kind: LiveEntryKind, whole: string): void {
+    try {
+      this.live?.update(kind, whole);
+    } catch {
+      // The channel logs its own failures; the call goes on, and followers have the heartbeats.
+    }
   }
 
   /**
@@ -96,5 +116,6 @@ export class ClaudeStreamPublisher {
   close(): void {
     clearTimeout(this.trailing);
     this.trailing = undefined;
+    this.live?.close();
   }
 }

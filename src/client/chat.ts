@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import * as readline from 'node:readline/promises';
 import type { Settings } from '../config/settings';
 import type { TurnResult } from '../conversation/types';
+import type { LiveFollowing } from '../live/live-channel';
 import { endConversation, history, newConversationId, sendMessage, setContextStrategy, setThinking, startConversation, status } from './commands';
 import { parseContextStrategy } from '../context/strategy-spec';
 import { formatThinking, parseThinking } from '../conversation/thinking';
@@ -27,7 +28,7 @@ import { renderResources } from './resources';
 export async function runChat(
   client: Client,
   settings: Settings,
-  options: { id?: string; conversation: ConversationOptionsInput },
+  options: { id?: string; conversation: ConversationOptionsInput; live?: LiveFollowing },
 ): Promise<number> {
   // `@server:uri` mentions and `/prompt` read MCP_CONFIG's servers (src/client/chat-references.ts).
   const servers = new ChatServers(settings.mcpConfigPath);
@@ -48,7 +49,7 @@ export async function runChat(
     }
   }
   // On a terminal, each turn's tool calls and answer show as they happen (src/client/live-turn.ts).
-  const live = LiveTurn.choose(client, { answerPrefix: 'claude> ' });
+  const live = LiveTurn.choose(client, { answerPrefix: 'claude> ', live: options.live });
   console.log(
     'type a message (@server:uri attaches a resource, Tab completes it); /prompt SERVER/NAME [K=V…], /resources, /thinking SPEC, /context SPEC, /history, /status, /end, /quit',
   );

@@ -37,6 +37,9 @@ import { WAITING_INPUT_ATTRIBUTE } from '../workflows/progress-attributes';
 import { promptListing, readResource, readTurnContent, renderPrompts, renderResourceContents, renderResources, resourceListing } from './resources';
 import type { TurnContent } from '../conversation/turn-content';
 import { currentTracing, installTracing } from '../telemetry/tracing';
+import type { LiveChannel } from '../live/live-channel';
+import { liveTextLine } from '../live/live-url';
+import { openLiveChannel } from '../live/redis-live-channel';
 
 /** Thrown for wrong usage: printed with the usage text, exit code 2. */
 export class UsageError extends Error {}
@@ -103,7 +106,8 @@ export const USAGE = `usage:
                                              (decrypts payloads for the Web UI and temporal CLI: docs/encryption.md)
 environment: MCP_CONFIG, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE,
   TEMPORAL_CONFIG_FILE (read as the temporal CLI reads them), MCP_HOST_TASK_QUEUE, CLAUDE_MODEL,
-  MCP_HOST_ENCRYPTION_KEY, MCP_HOST_ENCRYPTION_KEY_ID, MCP_HOST_ENCRYPTION_OLD_KEYS (payload encryption)`;
+  MCP_HOST_ENCRYPTION_KEY, MCP_HOST_ENCRYPTION_KEY_ID, MCP_HOST_ENCRYPTION_OLD_KEYS (payload encryption),
+  MCP_HOST_LIVE_URL (redis://…: send and chat read the answer from the workers' live channel)`;
 
 type Out = (text: string) => void;
 
@@ -317,6 +321,13 @@ export async function runCli(
     connected ??= await connectClient(config());
     return connected.client;
   };
+  // The live channel (MCP_HOST_LIVE_URL), opened by the verbs that follow a turn.
+  let liveChannel: LiveChannel | undefined;
+  const live = (): LiveChannel | undefined => {
+    const url = config().live;
+    if (url) liveChannel ??= openLiveChannel(url, { connectionName: 'mcp-host-cli' });
+    return liveChannel;
+  };
   try {
     switch (verb) {
       case 'start': {
@@ -340,7 +351,10 @@ export async function runCli(
         const [id, message] = messageOf(positionals, ['ID', 'MESSAGE'], values.prompt !== undefined);
         const content = await turnContentFlags(values, config());
         // On a terminal (or with --follow) the tool calls and the answer show as they happen.
-        const sent = sendLive(await client(), id ?? '', message ?? '', followChoice(values), content);
+        const follow = followChoice(values);
+        // The live channel only where the turn is shown live (a terminal, or --follow).
+        const following = follow === true || (follow === undefined && process.stdout.isTTY === true);
+        const sent = sendLive(await client(), id ?? '', message ?? '', follow, content, following ? live() : undefined);
         // A turn waiting for a tool approval may wait for days: say so and how to go on, exit 3.
         const outcome = await turnOrApproval(await client(), id ?? '', sent.turn);
         if (outcome.kind === 'answer') return printTurn(sent.answered() ? { ...outcome.result, text: '' } : outcome.result, out, err);
@@ -392,7 +406,8 @@ export async function runCli(
         const { values, positionals } = parse({ json: { type: 'boolean' } });
         const [id] = exactly(positionals, ['ID']);
         const s = await status(await client(), id ?? '');
-        out(values.json ? JSON.stringify(s, null, 2) : renderStatus(s));
+        // The human form says too which live path this client follows turns by.
+        out(values.json ? JSON.stringify(s, null, 2) : `${renderStatus(s)}\n${liveTextLine(config().live)}`);
         return 0;
       }
       case 'context': {
@@ -487,7 +502,7 @@ export async function runCli(
         const { values, positionals } = parse({ json: { type: 'boolean' }, verbose: { type: 'boolean' } });
         exactly(positionals, []);
         const rows = await serverReport(config().mcpConfigPath, values.verbose === true ? { log: err } : {});
-        out(values.json ? JSON.stringify(rows, null, 2) : renderServers(rows));
+        out(values.json ? JSON.stringify(rows, null, 2) : `${renderServers(rows)}\n\n${liveTextLine(config().live)}`);
         // Every row is printed either way; the exit code adds whether any server is failing, for scripts.
         return rows.every((row) => row.health === 'connected') ? 0 : 1;
       }
@@ -515,9 +530,11 @@ export async function runCli(
         exactly(positionals, []);
         // Read before connecting, so that a bad flag is a usage error at once.
         const conversation = conversationFlags(values);
+        const channel = live();
         return await runChat(await client(), config(), {
           ...(values.id !== undefined ? { id: values.id } : {}),
           conversation,
+          ...(channel !== undefined ? { live: channel } : {}),
         });
       }
       default:
@@ -533,6 +550,7 @@ export async function runCli(
   } finally {
     // Spans are sent before the process exits.
     await currentTracing()?.flush().catch(() => undefined);
+    await liveChannel?.close();
     if (options.closeConnection !== false) await connected?.close();
   }
 }

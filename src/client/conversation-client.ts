@@ -34,6 +34,8 @@ import { followConversation, type Follower, type FollowOptions } from './follow-
 import { sendFollowing } from './follow-turn';
 import { approveToolCalls, denyToolCalls, listPendingApprovals, type ApprovalAnswer, type WaitingConversation } from './approvals';
 import { respondToInput, type InputResponse, type InputResponseAnswer } from './input-requests';
+import type { LiveChannel, LiveFollowing } from '../live/live-channel';
+import { openLiveChannel } from '../live/redis-live-channel';
 
 /** Where conversations run and which model they default to. */
 export interface ConversationClientOptions {
@@ -45,6 +47,12 @@ export interface ConversationClientOptions {
   mcpConfigPath?: string;
   /** The server tools of conversations that choose none (default `MCP_HOST_SERVER_TOOLS` with `connect`, else none). */
   defaultServerTools?: ServerToolSpec[];
+  /**
+   * The live channel `follow` and `send` with `onProgress` read the answer from as the workers
+   * publish it (default: with `connect`, the one `MCP_HOST_LIVE_URL` names, else none: heartbeats).
+   * One given here stays open on `close`; one `connect` opened is closed by it.
+   */
+  live?: LiveFollowing;
 }
 
 /** How a conversation starts. */
@@ -67,6 +75,7 @@ export class ConversationClient {
   private readonly defaultModel: string;
   private readonly mcpConfigPath: string | undefined;
   private readonly defaultServerTools: ServerToolSpec[];
+  private readonly live: LiveFollowing | undefined;
 
   /** Wraps a connected Temporal client; `close` is then the caller's business. */
   constructor(
@@ -78,23 +87,31 @@ export class ConversationClient {
     this.defaultModel = options.defaultModel ?? DEFAULTS.model;
     this.mcpConfigPath = options.mcpConfigPath;
     this.defaultServerTools = options.defaultServerTools ?? [];
+    this.live = options.live;
   }
 
   /**
    * Connects the way the CLI does: TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE / TLS and API key
-   * variables or a temporal.toml profile, the task queue and model from the environment.
+   * variables or a temporal.toml profile, the task queue and model from the environment, and the
+   * live channel `MCP_HOST_LIVE_URL` names (when the options give none).
    */
   static async connect(options: ConversationClientOptions = {}): Promise<ConversationClient> {
     const settings = readSettings();
     const connected = await connectClient(settings);
+    const opened: LiveChannel | undefined = options.live === undefined && settings.live ? openLiveChannel(settings.live, { connectionName: 'mcp-host-client' }) : undefined;
+    const live = options.live ?? opened;
     return new ConversationClient(
       connected.client,
       {
         taskQueue: options.taskQueue ?? settings.taskQueue,
         defaultModel: options.defaultModel ?? settings.model,
         defaultServerTools: options.defaultServerTools ?? settings.serverTools,
+        ...(live !== undefined ? { live } : {}),
       },
-      () => connected.close(),
+      async () => {
+        await opened?.close();
+        await connected.close();
+      },
     );
   }
 
@@ -120,7 +137,9 @@ export class ConversationClient {
     const { onProgress, ...turn } = options;
     if (!onProgress) return sendMessage(this.client, id, message, turn);
     const messageId = turn.messageId ?? randomUUID();
-    return sendFollowing(this.client, id, messageId, onProgress, () => sendMessage(this.client, id, message, { ...turn, messageId }));
+    return sendFollowing(this.client, id, messageId, onProgress, () => sendMessage(this.client, id, message, { ...turn, messageId }), {
+      ...(this.live !== undefined ? { live: this.live } : {}),
+    });
   }
 
   /** The `mcp.json` of resources and prompts: the option, else `MCP_CONFIG` (else ./mcp.json). */
@@ -156,10 +175,11 @@ export class ConversationClient {
    * Follows a conversation from now on: `onEvent` sees each tool call start and end, each Claude
    * call and its answer's text as Claude writes it, and each awaited turn's result, until `stop()`
    * or the conversation's end. Nothing of it is written to the conversation's history: it reads the
-   * history as it grows and the running calls' heartbeats (README: Live progress).
+   * history as it grows and the running calls' heartbeats, and the live channel when the client has
+   * one (README: Live progress).
    */
   follow(id: string, onEvent: (event: ConversationEvent) => void, options: FollowOptions = {}): Follower {
-    return followConversation(this.client, id, onEvent, options);
+    return followConversation(this.client, id, onEvent, { ...(this.live !== undefined ? { live: this.live } : {}), ...options });
   }
 
   /** Sends a user turn without waiting (a signal); it runs after the turns before it. Once per `messageId`. */

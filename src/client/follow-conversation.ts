@@ -6,12 +6,20 @@
  * - its running activities (`DescribeWorkflowExecution`, every `pollMs`): the answer of a Claude
  *   call as it streams, from the call's heartbeat details, and a tool call's retries
  *   (`src/client/stream-progress.ts`).
+ * - with a live channel (`MCP_HOST_LIVE_URL`, src/live/), the broker's stream of the conversation:
+ *   each piece of a Claude call's answer and thinking as the worker publishes it
+ *   (`src/live/follow-live.ts`), merged with the heartbeats' windows by offset. The describe poll
+ *   then runs every {@link LIVE_FOLLOW_POLL_MS}: it still brings tool retries and progress, and
+ *   the text when the broker cannot.
  * Across continue-as-new it follows the next run; it ends when the conversation closes or when
  * stopped. What already happened when it joins is not shown, except the calls still running.
  */
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { LiveFollowing } from '../live/live-channel';
+import type { LiveEntry } from '../live/live-entry';
+import { followLive } from '../live/follow-live';
 import type { ConversationEvent } from './conversation-events';
 import { HistoryProgress } from './history-progress';
 import { StreamProgress } from './stream-progress';
@@ -20,8 +28,13 @@ import { StreamProgress } from './stream-progress';
 export interface FollowOptions {
   /** Stops following. */
   signal?: AbortSignal;
-  /** How often the running calls are read, in ms (default {@link DEFAULT_FOLLOW_POLL_MS}: 125). */
+  /** How often the running calls are read, in ms (default {@link DEFAULT_FOLLOW_POLL_MS}: 125; {@link LIVE_FOLLOW_POLL_MS}: 1000 with a live channel). */
   pollMs?: number;
+  /**
+   * The live channel to read the answer from as the worker publishes it (`ConversationClient.connect`
+   * and the CLI open it from `MCP_HOST_LIVE_URL`); without one, the heartbeats only.
+   */
+  live?: LiveFollowing;
   /**
    * Whether the follower's pauses keep the process running (default true). The CLI sets false: a
    * command that ends without stopping its follower (its connection closed) still exits.
@@ -46,6 +59,13 @@ export interface Follower {
  */
 export const DEFAULT_FOLLOW_POLL_MS = 125;
 
+/**
+ * The describe poll's period with a live channel: the answer comes from the broker, so the poll is
+ * left with a tool call's retries and progress (a second late at most, against a tool's seconds)
+ * and the fallback when the broker is away; a quarter of the server requests of a follower.
+ */
+export const LIVE_FOLLOW_POLL_MS = 1000;
+
 const CLOSED = new Set<temporal.api.enums.v1.EventType>([
   temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED,
   temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED,
@@ -65,7 +85,7 @@ export function followConversation(client: Client, workflowId: string, onEvent: 
   if (options.signal?.aborted === true) controller.abort();
   options.signal?.addEventListener('abort', stopOnOuter);
   const namespace = client.options.namespace;
-  const pollMs = options.pollMs ?? DEFAULT_FOLLOW_POLL_MS;
+  const pollMs = options.pollMs ?? (options.live ? LIVE_FOLLOW_POLL_MS : DEFAULT_FOLLOW_POLL_MS);
   const pause = (): Promise<unknown> => sleep(pollMs, undefined, { signal, ref: options.keepAlive !== false }).catch(() => undefined);
   const stream = new StreamProgress(client);
   const toolNames = new Map<string, string>();
@@ -175,11 +195,40 @@ export function followConversation(client: Client, workflowId: string, onEvent: 
     }
   };
 
+  /** The Claude calls running now, by `callId` and attempt: whose entries of the live stream's tail to show. */
+  const runningCalls = async (): Promise<(entry: LiveEntry) => boolean> => {
+    try {
+      const described = await describe();
+      const runId = described.workflowExecutionInfo?.execution?.runId ?? '';
+      const calls = new Set(
+        (described.pendingActivities ?? [])
+          .filter((activity) => activity.activityType?.name === 'callClaude')
+          .map((activity) => `${runId}/${activity.activityId ?? ''}#${activity.attempt ?? 1}`),
+      );
+      return (entry) => calls.has(`${entry.runId}/${entry.activityId}#${entry.attempt}`);
+    } catch {
+      // Not started yet (or unreachable): nothing of the tail is shown, what comes next is.
+      return () => false;
+    }
+  };
+
   const running = followRunning();
+  const live = options.live
+    ? followLive(options.live, workflowId, {
+        signal,
+        keepAlive: options.keepAlive !== false,
+        running: runningCalls,
+        onEntry: (entry) => {
+          const event = stream.takeLive(entry);
+          if (event) emit(event);
+        },
+      })
+    : Promise.resolve();
   const done = followHistory()
     .catch(() => undefined)
     .finally(() => controller.abort())
-    .then(() => running)
+    .then(() => Promise.all([running, live]))
+    .then(() => undefined)
     .finally(() => options.signal?.removeEventListener('abort', stopOnOuter));
   return {
     done,

@@ -26,7 +26,7 @@ export async function sendFollowing<T>(
   messageId: string,
   onEvent: (event: ConversationEvent) => void,
   send: () => Promise<T>,
-  options: Pick<FollowOptions, 'pollMs' | 'keepAlive'> & { catchUpMs?: number } = {},
+  options: Pick<FollowOptions, 'pollMs' | 'keepAlive' | 'live'> & { catchUpMs?: number } = {},
 ): Promise<T> {
   const seenEnd = new AbortController();
   const follower = followConversation(
@@ -39,6 +39,7 @@ export async function sendFollowing<T>(
     {
       ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
       ...(options.keepAlive !== undefined ? { keepAlive: options.keepAlive } : {}),
+      ...(options.live !== undefined ? { live: options.live } : {}),
     },
   );
   try {

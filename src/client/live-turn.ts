@@ -9,6 +9,7 @@ import type { Client } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import type { TurnContent } from '../conversation/turn-content';
 import type { TurnResult } from '../conversation/types';
+import type { LiveFollowing } from '../live/live-channel';
 import { sendMessage } from './commands';
 import { sendFollowing } from './follow-turn';
 import { ProgressPrinter } from './render-progress';
@@ -26,22 +27,25 @@ export class LiveTurn {
     private readonly printer: ProgressPrinter,
     /** The answer shown live is the one the command prints (on stdout), so it is not printed twice. */
     private readonly showsAnswer: boolean,
+    /** The live channel the follower reads (MCP_HOST_LIVE_URL), if any. */
+    private readonly live: LiveFollowing | undefined,
   ) {}
 
   /**
    * The live view for a command: on `stdout` when it is a terminal (unless `follow` is false), on
-   * `stderr` when `follow` is true and `stdout` is not a terminal; none otherwise.
+   * `stderr` when `follow` is true and `stdout` is not a terminal; none otherwise. With `live`, the
+   * answer comes from the live channel as the worker publishes it.
    */
   static choose(
     client: Client,
-    options: { follow?: boolean; answerPrefix?: string },
+    options: { follow?: boolean; answerPrefix?: string; live?: LiveFollowing | undefined },
     stdout: LiveStream = process.stdout,
     stderr: LiveStream = process.stderr,
   ): LiveTurn | undefined {
     if (options.follow === false) return undefined;
     // Thinking is dimmed where the live view goes to a terminal.
-    if (stdout.isTTY === true) return new LiveTurn(client, new ProgressPrinter((text) => stdout.write(text), options.answerPrefix, { dim: true }), true);
-    if (options.follow === true) return new LiveTurn(client, new ProgressPrinter((text) => stderr.write(text), options.answerPrefix, { dim: stderr.isTTY === true }), false);
+    if (stdout.isTTY === true) return new LiveTurn(client, new ProgressPrinter((text) => stdout.write(text), options.answerPrefix, { dim: true }), true, options.live);
+    if (options.follow === true) return new LiveTurn(client, new ProgressPrinter((text) => stderr.write(text), options.answerPrefix, { dim: stderr.isTTY === true }), false, options.live);
     return undefined;
   }
 
@@ -51,7 +55,10 @@ export class LiveTurn {
    */
   async run<T extends TurnResult | undefined>(workflowId: string, messageId: string, send: () => Promise<T>): Promise<{ result: T; answered: boolean }> {
     // keepAlive false: a command that returns early (a turn waiting for approval) exits all the same.
-    const result = await sendFollowing(this.client, workflowId, messageId, (event) => this.printer.onEvent(event), send, { keepAlive: false }).catch((err: unknown) => {
+    const result = await sendFollowing(this.client, workflowId, messageId, (event) => this.printer.onEvent(event), send, {
+      keepAlive: false,
+      ...(this.live !== undefined ? { live: this.live } : {}),
+    }).catch((err: unknown) => {
       this.printer.finishTurn(undefined);
       throw err;
     });
@@ -70,11 +77,19 @@ export function followChoice(values: { follow?: boolean | undefined; 'no-follow'
 }
 
 /**
- * `mcp-host send`: sends the turn, live when chosen. `answered()` says, once the turn is done,
- * whether its answer is already on stdout (then it is not printed again).
+ * `mcp-host send`: sends the turn, live when chosen (through `channel` when there is one).
+ * `answered()` says, once the turn is done, whether its answer is already on stdout (then it is not
+ * printed again).
  */
-export function sendLive(client: Client, id: string, message: string, follow: boolean | undefined, content?: TurnContent): { turn: Promise<TurnResult>; answered: () => boolean } {
-  const live = LiveTurn.choose(client, follow !== undefined ? { follow } : {});
+export function sendLive(
+  client: Client,
+  id: string,
+  message: string,
+  follow: boolean | undefined,
+  content?: TurnContent,
+  channel?: LiveFollowing,
+): { turn: Promise<TurnResult>; answered: () => boolean } {
+  const live = LiveTurn.choose(client, { ...(follow !== undefined ? { follow } : {}), live: channel });
   const extra = content !== undefined ? { content } : {};
   if (!live) return { turn: sendMessage(client, id, message, extra), answered: () => false };
   const messageId = randomUUID();

@@ -3,10 +3,15 @@
  * call and its thinking (its heartbeat details, `src/activities/publish-progress.ts`) and a tool call's retries
  * (attempt, last failure). Read from `DescribeWorkflowExecution`'s pending activities, every few
  * hundred milliseconds (`src/client/follow-conversation.ts`); nothing of it is in the history.
+ *
+ * With a live channel (src/live/), the same calls' pieces also come one by one from the broker
+ * ({@link StreamProgress.takeLive}); both sources go through the same merge by offset, so each
+ * character shows once whichever comes first.
  */
 import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { readStreamDetails } from '../activities/claude-stream-details';
+import type { LiveEntry } from '../live/live-entry';
 import type { ClaudeTextEvent, ClaudeThinkingEvent, ConversationEvent, ToolProgressEvent } from './conversation-events';
 import { decodeFirst, failureMessage } from './decode-payloads';
 
@@ -36,6 +41,8 @@ class ShownTexts {
   take(callId: string, attempt: number, from: number, window: string): Piece | undefined {
     let shown = this.shown.get(callId);
     let restart = false;
+    // An earlier attempt's text, late (from the live channel, say): that attempt is over.
+    if (shown && attempt < shown.attempt) return undefined;
     if (!shown || shown.attempt !== attempt) {
       restart = shown !== undefined;
       shown = { attempt, length: 0, prefix: '' };
@@ -114,6 +121,21 @@ export class StreamProgress {
       }
     }
     return events;
+  }
+
+  /**
+   * A piece from the live channel (`src/live/follow-live.ts`): what of it was not shown yet, as an
+   * event (none for a call that has ended, or an earlier attempt's piece).
+   */
+  takeLive(entry: LiveEntry): ClaudeTextEvent | ClaudeThinkingEvent | undefined {
+    const callId = `${entry.runId}/${entry.activityId}`;
+    if (this.ended.has(callId)) return undefined;
+    if (entry.kind === 'thinking') {
+      const thought = this.thoughts.take(callId, entry.attempt, entry.offset, entry.delta);
+      return thought ? { type: 'claude_thinking', callId, ...thought } : undefined;
+    }
+    const text = this.answers.take(callId, entry.attempt, entry.offset, entry.delta);
+    return text ? { type: 'claude_text', callId, ...text } : undefined;
   }
 
   /**

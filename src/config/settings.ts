@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import { DEFAULT_TEMPORAL_NAMESPACE, loadConnectionConfig, type TemporalConnectionConfig } from '../temporal/connection-config';
 import { parseServerTools, type ServerToolSpec } from '../claude/server-tools';
+import { parseLiveUrl, type LiveUrl } from '../live/live-url';
 
 /** Defaults shared by the worker, the CLI and the docs. */
 export const DEFAULTS = {
@@ -41,6 +42,12 @@ export interface Settings {
    * `--server-tools` form: `web_search,web_fetch:3,code_execution` or `none`); default none.
    */
   serverTools: ServerToolSpec[];
+  /**
+   * The live channel's broker (`MCP_HOST_LIVE_URL`, `redis://…` or `rediss://…`; src/live/): the
+   * worker publishes each piece of a streaming answer to it, followers read it. Unset: heartbeats only.
+   * Its URL may hold credentials: shown only as `display`.
+   */
+  live: LiveUrl | undefined;
 }
 
 /** `MCP_HOST_SERVER_TOOLS`, read; a wrong value is refused by name, so a typo never goes unseen. */
@@ -71,5 +78,6 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, cwd: string =
     anthropicVersion: nonEmpty(env.ANTHROPIC_VERSION),
     model: nonEmpty(env.CLAUDE_MODEL) ?? DEFAULTS.model,
     serverTools: serverToolsSetting(nonEmpty(env.MCP_HOST_SERVER_TOOLS)),
+    live: parseLiveUrl(env.MCP_HOST_LIVE_URL),
   };
 }

@@ -17,10 +17,16 @@ function pieces(text: string, size: number): string[] {
   return out;
 }
 
+/** `text` one word each: a word with the whitespace after it (leading whitespace goes with the first). */
+function words(text: string): string[] {
+  return text.match(/^\s*\S+\s*|\S+\s*|^\s+$/g) ?? [];
+}
+
 type Block = FakeMessageBody['content'][number];
 
 /** The start event's block and the deltas that complete it, like the real API streams each block type. */
-function blockEvents(block: Block, index: number, chunkChars: number): StreamEvent[] {
+function blockEvents(block: Block, index: number, chunkChars: number, byWords: boolean): StreamEvent[] {
+  const prose = (text: string): string[] => (byWords ? words(text) : pieces(text, chunkChars));
   const delta = (d: Record<string, unknown>): StreamEvent => ({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: d } });
   const start = (contentBlock: Record<string, unknown>): StreamEvent => ({
     event: 'content_block_start',
@@ -29,7 +35,7 @@ function blockEvents(block: Block, index: number, chunkChars: number): StreamEve
   switch (block.type) {
     case 'text': {
       // Citations arrive as their own deltas; the start block has none yet.
-      const events = [start({ type: 'text', text: '', citations: null }), ...pieces(block.text, chunkChars).map((text) => delta({ type: 'text_delta', text }))];
+      const events = [start({ type: 'text', text: '', citations: null }), ...prose(block.text).map((text) => delta({ type: 'text_delta', text }))];
       for (const citation of block.citations ?? []) events.push(delta({ type: 'citations_delta', citation }));
       return events;
     }
@@ -42,7 +48,7 @@ function blockEvents(block: Block, index: number, chunkChars: number): StreamEve
     case 'thinking':
       return [
         start({ type: 'thinking', thinking: '', signature: '' }),
-        ...pieces(block.thinking, chunkChars).map((thinking) => delta({ type: 'thinking_delta', thinking })),
+        ...prose(block.thinking).map((thinking) => delta({ type: 'thinking_delta', thinking })),
         delta({ type: 'signature_delta', signature: block.signature }),
       ];
     case 'compaction':
@@ -65,7 +71,7 @@ function blockEvents(block: Block, index: number, chunkChars: number): StreamEve
  * final usage, and `message_stop`.
  * Accumulated (as the SDK's `MessageStream` does) they give back `body` exactly.
  */
-export function messageEvents(body: FakeMessageBody, chunkChars: number = DEFAULT_CHUNK_CHARS): StreamEvent[] {
+export function messageEvents(body: FakeMessageBody, chunkChars: number = DEFAULT_CHUNK_CHARS, byWords = false): StreamEvent[] {
   const { content, stop_reason: stopReason, stop_sequence: stopSequence, usage, context_management: contextManagement, container, ...shell } = body;
   const events: StreamEvent[] = [
     {
@@ -78,7 +84,7 @@ export function messageEvents(body: FakeMessageBody, chunkChars: number = DEFAUL
     { event: 'ping', data: { type: 'ping' } },
   ];
   content.forEach((block, index) => {
-    events.push(...blockEvents(block, index, Math.max(1, chunkChars)));
+    events.push(...blockEvents(block, index, Math.max(1, chunkChars), byWords));
     events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
   });
   events.push(

@@ -62,6 +62,12 @@ export interface StreamShape {
   eventGapMs?: number;
   /** Text and JSON deltas in pieces of this many characters (default 24). */
   chunkChars?: number;
+  /**
+   * Text and thinking deltas one word each (a word with the whitespace after it), as a model writes
+   * them, instead of pieces of `chunkChars`; with `eventGapMs`, a word every so often. JSON deltas
+   * keep `chunkChars`.
+   */
+  chunkWords?: boolean;
   /** After this many events, an `error` event (default `overloaded_error`) ends the stream. */
   errorAfter?: { events: number; errorType?: string; message?: string };
   /** After this many events, nothing more: the connection stays open and silent (a stalled stream). */

@@ -92,7 +92,7 @@ function messageReply(answer: MessageAnswer, model: string, requestBytes: number
   const headers = { 'request-id': randomId('req_'), ...answer.headers };
   if (!stream) return { status: 200, headers, body, summary };
   const shape = answer.stream ?? {};
-  return { status: 200, headers, body: undefined, summary: `${summary} (streamed)`, events: { list: messageEvents(body, shape.chunkChars), shape } };
+  return { status: 200, headers, body: undefined, summary: `${summary} (streamed)`, events: { list: messageEvents(body, shape.chunkChars, shape.chunkWords === true), shape } };
 }
 
 /**

@@ -9,6 +9,8 @@ import type { Client } from '@temporalio/client';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import * as path from 'node:path';
 import type { ConversationActivities } from '../activities/types';
+import type { LiveChannel } from '../live/live-channel';
+import { openLiveChannel } from '../live/redis-live-channel';
 import { DEFAULTS, readSettings, type Settings } from '../config/settings';
 import { loadMcpConfig, parseMcpConfig, type McpServerConfig } from '../mcp/config';
 import type { McpConnections } from '../mcp/mcp-connections';
@@ -117,6 +119,7 @@ function makeActivities(
   servers: readonly McpServerConfig[],
   temporal: Client,
   log: HostWorkerOptions['log'],
+  live: LiveChannel | undefined,
 ): { activities: ConversationActivities; made: MadeForActivities } {
   const { createClaudeClient } = require('../claude/create-claude-client') as typeof import('../claude/create-claude-client');
   const { McpConnections: Connections } = require('../mcp/mcp-connections') as typeof import('../mcp/mcp-connections');
@@ -131,6 +134,7 @@ function makeActivities(
     mcp,
     ...(!isClaudeClient(claude) && claude.countTokens === false ? { countTokens: false } : {}),
     metrics,
+    ...(live !== undefined ? { live } : {}),
   });
   return { activities, made: { mcp, probes: startProbes(mcp), metrics } };
 }
@@ -154,8 +158,14 @@ export async function createHostWorker(options: HostWorkerOptions): Promise<Host
   const namespace = temporal.namespace ?? DEFAULTS.namespace;
   const taskQueue = options.taskQueue ?? settings.taskQueue;
   let madeMcp: McpConnections | undefined;
+  // The live channel (MCP_HOST_LIVE_URL): it connects in the background; the Claude calls publish
+  // through it once it is ready (never waiting for it).
+  const live = settings.live
+    ? openLiveChannel(settings.live, { log: options.log ?? ((line) => process.stderr.write(`${line}\n`)), connectionName: 'mcp-host-worker' })
+    : undefined;
   const closeOwn = async (): Promise<void> => {
     await madeMcp?.closeAll();
+    await live?.close();
     await opened?.close();
   };
   let worker: Worker;
@@ -169,7 +179,7 @@ export async function createHostWorker(options: HostWorkerOptions): Promise<Host
         ...(options.workflowBundlePath !== undefined ? { workflowBundlePath: options.workflowBundlePath } : {}),
       },
       () => {
-        const making = makeActivities(claude, servers, temporal.client, options.log);
+        const making = makeActivities(claude, servers, temporal.client, options.log, live);
         madeMcp = making.made.mcp;
         return making;
       },

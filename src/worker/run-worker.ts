@@ -6,6 +6,7 @@
  */
 import type { Settings } from '../config/settings';
 import { describeProbe, reportProbes } from '../mcp/probe-servers';
+import { liveTextLine } from '../live/live-url';
 import { createHostWorker, type ClaudeEndpoint } from './create-host-worker';
 import { logLevelFrom } from './runtime-logger';
 import { readMetricsSettings } from '../telemetry/metrics-settings';
@@ -49,6 +50,8 @@ export async function runWorker(
   if (metrics.exporter !== 'none') say(describeMetrics(metrics));
   const traces = readTraceSettings();
   if (traces.exporter !== 'none') say(describeTracing(traces));
+  // Which way followers get the answer live (the broker's URL without its credentials).
+  if (!stopSignal.aborted) say(liveTextLine(settings.live));
   if (host.servers.length === 0) say('MCP servers: none configured (conversations run without tools)');
   // Reported while the worker already polls (the probes started while it was created): a slow
   // server must not delay the worker.

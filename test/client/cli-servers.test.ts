@@ -55,4 +55,18 @@ describe('mcp-host servers', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('mcp-host servers [--json]');
   });
+
+  test('the human form ends with the live path: the broker by its URL without credentials, or the heartbeats', async () => {
+    const config = path.join(dir, 'none.json');
+    fs.writeFileSync(config, JSON.stringify({ mcpServers: {} }));
+    const run = async (env: Record<string, string>): Promise<string> => {
+      const out: string[] = [];
+      expect(await runCli(['servers'], readSettings({ MCP_CONFIG: config, ...env }), (t) => out.push(t), () => undefined)).toBe(0);
+      return out.join('\n');
+    };
+    expect(await run({})).toBe('(no MCP servers configured)\n\nLive text: heartbeats (MCP_HOST_LIVE_URL unset)');
+    const broker = await run({ MCP_HOST_LIVE_URL: 'redis://app:cli-live-pw-1357@127.0.0.1:6390/1' });
+    expect(broker).toBe('(no MCP servers configured)\n\nLive text: Redis redis://127.0.0.1:6390/1 (stream per conversation)');
+    expect(broker).not.toContain('cli-live-pw-1357');
+  });
 });

@@ -103,3 +103,38 @@ describe('StreamProgress and thinking (issue 29)', () => {
     expect(stream.finish('r/9', 'ok')).toMatchObject({ text: 'ok' });
   });
 });
+
+describe('StreamProgress and the live channel (issue 32)', () => {
+  const live = (offset: number, delta: string, attempt = 1, kind: 'text' | 'thinking' = 'text') => ({ runId: 'r', activityId: '7', attempt, kind, offset, delta });
+
+  test('pieces from the broker and windows from the heartbeats merge by offset: each character once, whichever comes first', async () => {
+    const stream = new StreamProgress(client);
+    expect(stream.takeLive(live(0, 'Hel'))).toEqual({ type: 'claude_text', callId: 'r/7', attempt: 1, text: 'Hel' });
+    // The heartbeat's window has more than the broker gave so far: only the new part.
+    expect(texts(await stream.take('r', [claudeCall('Hello, w')], () => undefined))).toEqual(['lo, w']);
+    // The broker's pieces the heartbeat already showed: nothing, or what is new of them.
+    expect(stream.takeLive(live(3, 'lo'))).toBeUndefined();
+    expect(stream.takeLive(live(5, ', wor'))).toMatchObject({ text: 'or' });
+    // A piece from the start (the worker noticed the follower late) shows only what is new.
+    expect(stream.takeLive(live(0, 'Hello, world'))).toMatchObject({ text: 'ld' });
+    expect(stream.finish('r/7', 'Hello, world!')).toMatchObject({ text: '!' });
+    // Nothing of the call after its end.
+    expect(stream.takeLive(live(13, ' late'))).toBeUndefined();
+  });
+
+  test('a new attempt shows as a restart; a late piece of the earlier attempt is dropped', async () => {
+    const stream = new StreamProgress(client);
+    stream.takeLive(live(0, 'first try'));
+    expect(stream.takeLive(live(0, 'sec', 2))).toEqual({ type: 'claude_text', callId: 'r/7', attempt: 2, text: 'sec', restart: true });
+    expect(stream.takeLive(live(9, ' more', 1))).toBeUndefined();
+    expect(texts(await stream.take('r', [claudeCall('first try more', 1)], () => undefined))).toEqual([]);
+    expect(stream.takeLive(live(3, 'ond', 2))).toMatchObject({ text: 'ond' });
+    expect(stream.finish('r/7', 'second')).toBeUndefined();
+  });
+
+  test('thinking pieces are thinking events, apart from the answer', () => {
+    const stream = new StreamProgress(client);
+    expect(stream.takeLive(live(0, 'Let me think', 1, 'thinking'))).toEqual({ type: 'claude_thinking', callId: 'r/7', attempt: 1, text: 'Let me think' });
+    expect(stream.takeLive(live(0, 'Answer'))).toEqual({ type: 'claude_text', callId: 'r/7', attempt: 1, text: 'Answer' });
+  });
+});
