@@ -12,16 +12,18 @@
  * 6. live text: how late a follower shows the words of an answer streamed one every 100 ms (p50,
  *    p90, max, the first word), the server's requests per follower per second with 1, 10 and 100
  *    followers, heartbeats per call and the turn's history bytes; the embedded default (heartbeats)
- *    and, with BENCH_LIVE_URL set, the broker (bench/perf/live-text.ts).
+ *    and the broker (Redis: BENCH_LIVE_URL, else a redis-server of its own when one is installed)
+ *    in the same run, and with BENCH_BEFORE_ROOT that tree's default (bench/perf/live-text.ts).
  *
  *   npm run bench                      # the full profile (about 10–15 min on 2 cores), writes docs/BENCHMARKS.md
  *   npm run bench -- --quick           # a fast check (about 3 min), printed only
  *   npm run bench -- --only=rounds,startup [--write]
  *   npm run bench -- --only=tool-search      # the tool-search figures (instant)
  *   npm run bench -- --only=throughput --levels=200:2   # some concurrencies (CONCURRENCY:BATCHES)
- *   npm run bench -- --only=live-text                    # the live-text figures (about 2 min)
+ *   npm run bench -- --quick --only=live-text            # the live-text figures (about 3 min; full profile about 6)
  *   npm run bench -- --quick --only=live-text --followers=1,10   # some follower counts
- *   BENCH_LIVE_URL=redis://127.0.0.1:6379 npm run bench -- --only=live-text   # …and the broker's beside them
+ *   BENCH_LIVE_URL=redis://127.0.0.1:6379 npm run bench -- --only=live-text   # that broker (default: a redis-server of its own; off: none)
+ *   BENCH_BEFORE_ROOT=/tmp/before npm run bench -- --only=live-text   # …and another tree's default beside
  *
  * Progress goes to stderr; the report (Markdown) to stdout, and with the full profile (or --write)
  * into docs/BENCHMARKS.md between its `npm run bench` markers.

@@ -7,13 +7,17 @@
  * - per word, the delay from its writing to its showing (p50, p90, max) and the first word's, and
  *   the turn's time, for a sender that follows its own turn (`send` with `onProgress`);
  * - the server's requests per follower per second with 1, 10 and 100 `follow`ers of one streamed
- *   turn: the dev server's frontend requests (bench/perf/server-requests.ts) over the followers'
- *   time, less those of the same turn without followers;
+ *   turn: the dev server's frontend requests of the followers' operations
+ *   (bench/perf/server-requests.ts) over the followers' time, less those of the same turn without
+ *   followers;
  * - the heartbeats per Claude call and the history bytes of the streamed turn.
  *
- * Each design's worker runs in its own process on the server with eager dispatch; the designs take
- * turns, turn by turn.
+ * The designs: the embedded default (heartbeats); with `BENCH_BEFORE_ROOT`, another tree's (its
+ * constants); the broker (Redis: `BENCH_LIVE_URL`, else a `redis-server` of our own when Debian's
+ * package is installed; `BENCH_LIVE_URL=off` leaves it out). Each design's worker runs in its own
+ * process on the server with eager dispatch; the designs take turns, turn by turn.
  */
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -23,6 +27,7 @@ import type { Client } from '@temporalio/client';
 import { endConversation, startConversation } from '../../src/client/commands';
 import { DEFAULTS } from '../../src/config/settings';
 import type { MessageAnswer } from '../../src/offline';
+import { redisInstalled, startRedis } from '../../test/support/redis-server';
 import { median } from '../median';
 import { userText } from '../turn-settings';
 import { REQUEST_AS_PLAIN } from './conversations';
@@ -45,17 +50,31 @@ export interface LiveDesign {
 /**
  * The designs measured, all in one place: today's heartbeat path always; with `BENCH_BEFORE_ROOT`,
  * the same path as another tree has it (its worker and its client library, so its constants: the
- * before of a change); and the live channel when `BENCH_LIVE_URL` names a broker (it becomes
+ * before of a change); and the live channel when there is a broker, `brokerUrl` (it becomes
  * `MCP_HOST_LIVE_URL` of the worker and of the clients' process; the other designs run with it
  * empty). The URL may hold credentials: it is never printed.
  */
-export function liveDesigns(env: NodeJS.ProcessEnv = process.env, before?: PerfEnv['before']): LiveDesign[] {
+export function liveDesigns(before?: PerfEnv['before'], brokerUrl?: string): LiveDesign[] {
   const off = { MCP_HOST_LIVE_URL: '' };
   const designs: LiveDesign[] = [{ name: 'default', label: 'default (heartbeats)', env: off }];
   if (before) designs.push({ name: 'before', label: `default at ${before.label} (heartbeats)`, env: off, tree: { root: before.root, bundle: before.bundle } });
-  const url = env.BENCH_LIVE_URL;
-  if (url) designs.push({ name: 'broker', label: 'broker (MCP_HOST_LIVE_URL)', env: { MCP_HOST_LIVE_URL: url } });
+  if (brokerUrl) designs.push({ name: 'broker', label: 'broker (Redis, MCP_HOST_LIVE_URL)', env: { MCP_HOST_LIVE_URL: brokerUrl } });
   return designs;
+}
+
+/**
+ * The broker of the run: `BENCH_LIVE_URL` (`off`: none); else, when Debian's `redis-server` is
+ * installed, one of our own for the run (test/support/redis-server.ts: a free port, a temp dir, no
+ * persistence); else none.
+ */
+async function startBroker(env: NodeJS.ProcessEnv = process.env): Promise<{ url: string; origin: string; stop(): Promise<void> } | undefined> {
+  const given = env.BENCH_LIVE_URL;
+  if (given === 'off') return undefined;
+  if (given) return { url: given, origin: 'BENCH_LIVE_URL', stop: () => Promise.resolve() };
+  if (!redisInstalled()) return undefined;
+  const redis = await startRedis();
+  const version = spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).stdout.match(/v=(\S+)/)?.[1] ?? '?';
+  return { url: redis.url, origin: `redis-server ${version} started for the run (no persistence)`, stop: () => redis.stop() };
 }
 
 /** Followers run this long before the send: their first reads (describe, the history so far) are done. */
@@ -116,6 +135,8 @@ export interface LiveTextResult {
   results: LiveDesignResult[];
   turns: number;
   loadRepeat: number;
+  /** Where the broker design's broker came from, or why there was none. */
+  broker: string;
 }
 
 async function historySize(client: Client, workflowId: string): Promise<{ bytes: number; events: number }> {
@@ -124,7 +145,7 @@ async function historySize(client: Client, workflowId: string): Promise<{ bytes:
 }
 
 /** The live-path constants of the measured tree, read from its source for the report. */
-function constantsOf(root: string): string {
+function constantsOf(root: string, broker: boolean): string {
   const read = (file: string, pattern: RegExp): string => {
     try {
       return pattern.exec(fs.readFileSync(path.join(root, file), 'utf8'))?.[1] ?? '?';
@@ -136,7 +157,9 @@ function constantsOf(root: string): string {
     `QUIET_START_MS ${read('src/activities/publish-progress.ts', /QUIET_START_MS = (\d+)/)}`,
     `PUBLISH_GAP_MS ${read('src/activities/publish-progress.ts', /PUBLISH_GAP_MS = (\d+)/)}`,
     `maxHeartbeatThrottleInterval ${read('src/worker/create-worker.ts', /maxHeartbeatThrottleInterval: '(\d+) milliseconds'/)} ms`,
-    `DEFAULT_FOLLOW_POLL_MS ${read('src/client/follow-conversation.ts', /DEFAULT_FOLLOW_POLL_MS = (\d+)/)}`,
+    broker
+      ? `LIVE_FOLLOW_POLL_MS ${read('src/client/follow-conversation.ts', /LIVE_FOLLOW_POLL_MS = (\d+)/)} (the describe poll beside the broker)`
+      : `DEFAULT_FOLLOW_POLL_MS ${read('src/client/follow-conversation.ts', /DEFAULT_FOLLOW_POLL_MS = (\d+)/)}`,
   ].join(', ');
 }
 
@@ -150,7 +173,8 @@ export async function runLiveText(
   options: { turns: number; loadRepeat: number; followerLevels: number[]; nextTag: () => number },
 ): Promise<LiveTextResult> {
   const server = env.servers.eager;
-  const designs = liveDesigns(process.env, env.before);
+  const broker = await startBroker();
+  const designs = liveDesigns(env.before, broker?.url);
   const workers: WorkerProcess[] = [];
   const clientsOf = new Map<LiveDesign['name'], { clients: LiveClients; queue: string }>();
   try {
@@ -211,7 +235,7 @@ export async function runLiveText(
     const results = new Map<LiveDesign['name'], LiveDesignResult>(
       designs.map((design) => [
         design.name,
-        { design, delays: [], turnMs: [], heartbeats: [], historyBytes: [], historyEvents: [], load: [], constants: constantsOf(design.tree?.root ?? env.hostRoot ?? REPO_ROOT) },
+        { design, delays: [], turnMs: [], heartbeats: [], historyBytes: [], historyEvents: [], load: [], constants: constantsOf(design.tree?.root ?? env.hostRoot ?? REPO_ROOT, design.name === 'broker') },
       ]),
     );
     // One unmeasured turn each: connections, JIT.
@@ -268,10 +292,16 @@ export async function runLiveText(
         }
       }
     }
-    return { results: [...results.values()], turns: options.turns, loadRepeat: options.loadRepeat };
+    return {
+      results: [...results.values()],
+      turns: options.turns,
+      loadRepeat: options.loadRepeat,
+      broker: broker?.origin ?? (process.env.BENCH_LIVE_URL === 'off' ? 'none (BENCH_LIVE_URL=off)' : 'none: no redis-server installed and no BENCH_LIVE_URL'),
+    };
   } finally {
     await Promise.all([...clientsOf.values()].map(({ clients }) => clients.close()));
     await Promise.all(workers.map((w) => w.stop()));
+    await broker?.stop();
   }
 }
 
@@ -301,6 +331,7 @@ export function liveTextReport(result: LiveTextResult): string[] {
       'compare the designs within one run. Goals (issue 32): the default p90 ≤ 300 ms; the broker p90 ≤ 50 ms and its first word ≤ 100 ms.',
     '',
     ...result.results.map((r) => `- ${r.design.label}: ${r.constants}.`),
+    `- The broker: ${result.broker}.`,
     '',
     '| design | first word late, ms | per word late: p50 | p90 | max | turn, s | p90 × default | goal |',
     '|---|---:|---:|---:|---:|---:|---:|---|',
@@ -351,7 +382,7 @@ export function liveTextReport(result: LiveTextResult): string[] {
   lines.push(
     '',
     'What the streamed turn costs the server and the history (medians over the measured turns): the heartbeats its one Claude call sent ' +
-      '(`RecordActivityTaskHeartbeat` requests; nobody following), and the bytes and events the turn added to the history (heartbeats never enter it; ' +
+      '(`RecordActivityTaskHeartbeat` requests, whoever follows), and the bytes and events the turn added to the history (heartbeats never enter it; ' +
       'a few bytes differ between turns where ids and timestamps are encoded).',
     '',
     '| design | heartbeats per Claude call | history bytes of the turn | × default | history events of the turn |',
