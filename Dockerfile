@@ -21,8 +21,13 @@ RUN npm run build && npm prune --omit=dev && npm cache clean --force
 
 # ---- runtime ----
 FROM ${NODE_IMAGE} AS runtime
+# The build id this image's worker registers with when MCP_HOST_DEPLOYMENT names a worker deployment
+# (docs/upgrades.md): pass the commit, `--build-arg MCP_HOST_BUILD_ID=$(git rev-parse --short=12 HEAD)`;
+# empty, the worker uses the package version (the image has no git).
+ARG MCP_HOST_BUILD_ID=
 WORKDIR /app
-ENV NODE_ENV=production \
+ENV MCP_HOST_BUILD_ID=${MCP_HOST_BUILD_ID} \
+    NODE_ENV=production \
     npm_config_audit=false \
     npm_config_fund=false \
     npm_config_update_notifier=false \

@@ -23,6 +23,7 @@ export { dataConverter } from './temporal/data-converter';
 export { EncryptionCodec } from './temporal/encryption-codec';
 export { encryptionKeyringFromEnv, type EncryptionKey, type EncryptionKeyring } from './temporal/encryption-keys';
 export { EncryptionError, type EncryptionErrorCode } from './errors/encryption-error';
+export { PayloadStoreError, type PayloadStoreErrorCode } from './errors/payload-store-error';
 export { startCodecServer, type CodecServer, type CodecServerOptions } from './temporal/codec-server';
 export { DEFAULTS } from './config/settings';
 export { parseLiveUrl, liveTextLine, type LiveUrl } from './live/live-url';

@@ -107,6 +107,8 @@ export const USAGE = `usage:
 environment: MCP_CONFIG, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE,
   TEMPORAL_CONFIG_FILE (read as the temporal CLI reads them), MCP_HOST_TASK_QUEUE, CLAUDE_MODEL,
   MCP_HOST_ENCRYPTION_KEY, MCP_HOST_ENCRYPTION_KEY_ID, MCP_HOST_ENCRYPTION_OLD_KEYS (payload encryption),
+  MCP_HOST_PAYLOAD_DIR or MCP_HOST_PAYLOAD_STORE=s3://bucket/prefix, MCP_HOST_PAYLOAD_S3_ENDPOINT, AWS_REGION
+  (the payload store, as the workers have it; AWS credentials from the AWS SDK's standard chain),
   MCP_HOST_LIVE_URL (redis://…: send and chat read the answer from the workers' live channel)`;
 
 type Out = (text: string) => void;

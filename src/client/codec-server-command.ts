@@ -6,10 +6,11 @@
 import { DEFAULTS } from '../config/settings';
 import { startCodecServer, DEFAULT_CODEC_SERVER_PORT, type CodecServer } from '../temporal/codec-server';
 import { CompressionCodec } from '../temporal/compression-codec';
-import { dataConverter } from '../temporal/data-converter';
 import { EncryptionCodec } from '../temporal/encryption-codec';
 import { describeKeyring, ENCRYPTION_ENV } from '../temporal/encryption-keys';
 import { environmentKeyring } from '../temporal/environment-encryption';
+import { createExternalStorage, payloadStoreDir } from '../temporal/payload-store/external-storage';
+import { describePayloadStore, payloadStoreSetting } from '../temporal/payload-store/payload-store-setting';
 
 /** How to run it. */
 export interface CodecServerCommandOptions {
@@ -47,6 +48,8 @@ function checkOrigin(origin: string): string {
 export async function runCodecServer(options: CodecServerCommandOptions): Promise<void> {
   const env = options.env ?? process.env;
   const keyring = environmentKeyring(env);
+  // The store the workers write to (the directory or S3, from the same variables); a malformed setting fails here.
+  const store = payloadStoreSetting(env);
   if (keyring.keys.size === 0) {
     throw new Error(`no encryption key: set ${ENCRYPTION_ENV.key} (and ${ENCRYPTION_ENV.keyId}), the same as the workers', to decode their payloads`);
   }
@@ -54,12 +57,13 @@ export async function runCodecServer(options: CodecServerCommandOptions): Promis
   const server: CodecServer = await startCodecServer({
     // The data converter's codecs, with the keyring checked above (the same order: gzip, then encryption).
     codecs: [new CompressionCodec(), new EncryptionCodec(keyring)],
-    ...(dataConverter.externalStorage ? { externalStorage: dataConverter.externalStorage } : {}),
+    externalStorage: createExternalStorage(payloadStoreDir(env), env),
     allowedOrigins: origins,
     host: options.host ?? '127.0.0.1',
     port: options.port ?? DEFAULT_CODEC_SERVER_PORT,
   });
   options.out(`codec server on ${server.url} (${describeKeyring(keyring)}); browsers allowed from ${origins.join(', ')}`);
+  options.out(describePayloadStore(store, payloadStoreDir(env)));
   options.out(`Web UI: its Data Encoder setting → ${server.url}, or a dev server started with --ui-codec-endpoint ${server.url}; temporal CLI: --codec-endpoint ${server.url}`);
   options.out('whoever reaches this server reads every conversation; Ctrl-C stops it');
   const stop = options.signal ?? signalStop();

@@ -3,6 +3,7 @@ import type { Settings } from '../config/settings';
 import { connectClientConnection } from '../temporal/connect-client';
 import { dataConverter } from '../temporal/data-converter';
 import { environmentKeyring } from '../temporal/environment-encryption';
+import { payloadStoreSetting } from '../temporal/payload-store/payload-store-setting';
 import { tracingClientInterceptors } from '../telemetry/client-tracing';
 
 /** A client connection and the settings it was made from. */
@@ -24,6 +25,8 @@ export function clientAddress(settings: Settings): string {
 export async function connectClient(settings: Settings): Promise<ClientContext> {
   // A malformed MCP_HOST_ENCRYPTION_* is one clear error now, not a failure of every payload.
   environmentKeyring();
+  // So is a malformed MCP_HOST_PAYLOAD_STORE / MCP_HOST_PAYLOAD_S3_ENDPOINT.
+  payloadStoreSetting();
   const connection = await connectClientConnection(settings.temporal, 5000);
   // With tracing installed (src/telemetry/tracing.ts), starts, signals and updates carry their trace to the workflow.
   const interceptors = tracingClientInterceptors();

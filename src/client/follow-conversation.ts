@@ -1,5 +1,5 @@
 /**
- * Follows a conversation while it runs, from two sources, neither of which adds anything to its
+ * Follows a conversation while it runs, from these sources, none of which adds anything to its
  * history:
  * - its history, read as it grows (a long poll, `waitNewEvent`): tool and Claude calls as they are
  *   scheduled and end, and each awaited turn's result (`src/client/history-progress.ts`);
@@ -11,6 +11,8 @@
  *   (`src/live/follow-live.ts`), merged with the heartbeats' windows by offset. The describe poll
  *   then runs every {@link LIVE_FOLLOW_POLL_MS}: it still brings tool retries and progress, and
  *   the text when the broker cannot.
+ * A Claude call's text and thinking show after its start (`claude_started`), whichever source is
+ * quicker than the history.
  * Across continue-as-new it follows the next run; it ends when the conversation closes or when
  * stopped. What already happened when it joins is not shown, except the calls still running.
  */
@@ -90,10 +92,29 @@ export function followConversation(client: Client, workflowId: string, onEvent: 
   const stream = new StreamProgress(client);
   const toolNames = new Map<string, string>();
 
+  /** Claude calls whose start was shown: a call's text and thinking show after its start. */
+  const startedCalls = new Set<string>();
+  /**
+   * Text and thinking that came before their call's start (the broker, or the describe poll of a
+   * follower that joins mid-call, is quicker than the history): shown right after it.
+   */
+  const early = new Map<string, ConversationEvent[]>();
+
   const emit = (event: ConversationEvent): void => {
     if (signal.aborted) return;
+    if ((event.type === 'claude_text' || event.type === 'claude_thinking') && !startedCalls.has(event.callId)) {
+      const waiting = early.get(event.callId);
+      if (waiting) waiting.push(event);
+      else early.set(event.callId, [event]);
+      return;
+    }
     if (event.type === 'tool_started') toolNames.set(event.callId, event.tool);
     if (event.type === 'claude_finished') {
+      // A call whose start never showed: what it streamed first, then the rest.
+      const waiting = early.get(event.callId) ?? [];
+      early.delete(event.callId);
+      startedCalls.delete(event.callId);
+      waiting.forEach((piece) => safely(onEvent, piece));
       // What the stream had not shown yet of the thinking and the answer, before its end.
       const thought = stream.finishThinking(event.callId, event.thinking);
       if (thought) safely(onEvent, thought);
@@ -101,6 +122,18 @@ export function followConversation(client: Client, workflowId: string, onEvent: 
       if (rest) safely(onEvent, rest);
     }
     safely(onEvent, event);
+    if (event.type === 'claude_started') {
+      startedCalls.add(event.callId);
+      const waiting = early.get(event.callId) ?? [];
+      early.delete(event.callId);
+      waiting.forEach((piece) => safely(onEvent, piece));
+    }
+  };
+
+  /** A piece from the live channel, through the same merge as the heartbeats' windows. */
+  const takeLive = (entry: LiveEntry): void => {
+    const event = stream.takeLive(entry);
+    if (event) emit(event);
   };
 
   // One signal per call: the SDK adds a listener to the signal of each call and never removes it.
@@ -218,10 +251,7 @@ export function followConversation(client: Client, workflowId: string, onEvent: 
         signal,
         keepAlive: options.keepAlive !== false,
         running: runningCalls,
-        onEntry: (entry) => {
-          const event = stream.takeLive(entry);
-          if (event) emit(event);
-        },
+        onEntry: takeLive,
       })
     : Promise.resolve();
   const done = followHistory()

@@ -96,6 +96,12 @@ export interface ConversationState {
    * (src/conversation/budget.ts). Absent: no limit (and in runs before budgets).
    */
   budget?: Budget;
+  /**
+   * The worker deployment build id the previous run continued as new to leave (Worker Versioning,
+   * src/workflows/version-upgrade.ts). A run that finds itself on that build again stays there
+   * instead of trying once more: no chain of continue-as-new on a server that cannot move it.
+   */
+  leftVersion?: string;
 }
 
 /** The context window the guard works with: configured, or known for the model. */

@@ -10,6 +10,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { cliSearchAttribute, PROGRESS_ATTRIBUTES, WAITING_INPUT_ATTRIBUTE } from '../workflows/progress-attributes';
+import { DevServerLogFilter } from './dev-server-log';
 import { findLeftover, removeRecord, stopOrphan, writeRecord } from './dev-server-owner';
 import { devServerTuningArgs } from './server-tuning';
 
@@ -79,6 +80,11 @@ export class DevServerExitedError extends Error {
 
 /** How many times a start that lost a port race is tried in all. */
 const START_ATTEMPTS = 3;
+/** The dev server's whole log, beside its data: `<db file>.log`, written afresh at each start. */
+export function devServerLogFile(dbFile: string): string {
+  return `${dbFile}.log`;
+}
+
 /** Lines of the server's stderr kept for the error of a failed start. */
 const STDERR_TAIL_LINES = 20;
 
@@ -188,15 +194,28 @@ async function startOnce(options: DevServerOptions, log: (line: string) => void)
   process.once('exit', killOnExit);
   let stopping = false;
   const tail: string[] = [];
+  // Every line goes to the log file beside the data; the terminal gets what matters (dev-server-log.ts).
+  const logFile = devServerLogFile(options.dbFile);
+  const logStream = fs.createWriteStream(logFile, { flags: 'w' });
+  logStream.on('error', () => undefined); // a full disk must not stop the server's output
+  const filter = new DevServerLogFilter();
+  let saidWhereRoutineGoes = false;
   const forward = (chunk: Buffer): void => {
-    if (stopping) return; // its shutdown chatter (peers refusing connections) is noise
     for (const line of chunk.toString().split('\n')) {
       if (!line.trim()) continue;
+      logStream.write(`${line}\n`);
+      if (stopping) continue; // its shutdown chatter (peers refusing connections) is noise
       tail.push(line);
       if (tail.length > STDERR_TAIL_LINES) tail.shift();
-      log(`[temporal] ${line}`);
+      const shown = filter.toTerminal(line);
+      if (shown !== undefined) log(`[temporal] ${shown}`);
+      else if (!saidWhereRoutineGoes) {
+        saidWhereRoutineGoes = true;
+        log(`[temporal] routine warnings (slow calls that wait for a turn, large history pages for the Web UI) go only to ${logFile}`);
+      }
     }
   };
+  child.once('close', () => logStream.end());
   // Its stdout is a banner of addresses this host prints itself; warnings and errors come on stderr.
   child.stdout?.resume();
   child.stderr?.on('data', forward);

@@ -21,6 +21,7 @@ import type { HostMetrics } from '../telemetry/host-metrics';
 import { exportIntervalMs } from '../telemetry/metrics-settings';
 import { hostMetricsOfRuntime } from '../telemetry/runtime-meter';
 import { openTemporalConnections, type TemporalConnections } from './open-temporal-connections';
+import { becomeCurrentIfFirst, deploymentFromEnv, versionLabel, type DeploymentVersion } from './worker-deployment';
 
 /** Where the Claude calls go. The key stays in this process: never in a workflow or activity payload. */
 export interface ClaudeEndpoint {
@@ -56,6 +57,12 @@ export interface HostWorkerOptions {
   env?: Record<string, string | undefined>;
   /** Where MCP server stderr and connection events go (default: stderr); `info` marks routine lines. */
   log?: (line: string, level?: 'info') => void;
+  /**
+   * The worker deployment version to register as (Worker Versioning: conversations pinned, moved to
+   * a newer current version between turns; docs/upgrades.md), or `false` for an unversioned worker.
+   * Default: `MCP_HOST_DEPLOYMENT` / `MCP_HOST_BUILD_ID`, unversioned when unset.
+   */
+  deployment?: DeploymentVersion | false;
 }
 
 /** A created worker: call `run()` (it resolves after `shutdown()` once everything is closed). */
@@ -63,6 +70,8 @@ export interface HostWorker {
   readonly worker: Worker;
   readonly namespace: string;
   readonly taskQueue: string;
+  /** The worker deployment version it registered as, if versioned. */
+  readonly deployment: DeploymentVersion | undefined;
   readonly servers: readonly McpServerConfig[];
   /** The MCP connections of this worker. */
   readonly mcp: McpConnections;
@@ -157,6 +166,7 @@ export async function createHostWorker(options: HostWorkerOptions): Promise<Host
     }));
   const namespace = temporal.namespace ?? DEFAULTS.namespace;
   const taskQueue = options.taskQueue ?? settings.taskQueue;
+  const deployment = options.deployment === false ? undefined : (options.deployment ?? deploymentFromEnv());
   let madeMcp: McpConnections | undefined;
   // The live channel (MCP_HOST_LIVE_URL): it connects in the background; the Claude calls publish
   // through it once it is ready (never waiting for it).
@@ -177,6 +187,7 @@ export async function createHostWorker(options: HostWorkerOptions): Promise<Host
         namespace,
         taskQueue,
         ...(options.workflowBundlePath !== undefined ? { workflowBundlePath: options.workflowBundlePath } : {}),
+        ...(deployment !== undefined ? { deployment } : {}),
       },
       () => {
         const making = makeActivities(claude, servers, temporal.client, options.log, live);
@@ -189,10 +200,12 @@ export async function createHostWorker(options: HostWorkerOptions): Promise<Host
     throw err;
   }
   let stopRequested = false;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   return {
     worker,
     namespace,
     taskQueue,
+    deployment,
     servers,
     mcp: made.mcp,
     probes: made.probes,
@@ -205,7 +218,7 @@ export async function createHostWorker(options: HostWorkerOptions): Promise<Host
             taskQueue,
             metrics: made.metrics,
             intervalMs: gaugeIntervalMs,
-            log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),
+            log,
           })
         : undefined;
       try {
@@ -213,6 +226,8 @@ export async function createHostWorker(options: HostWorkerOptions): Promise<Host
         // runs and drains at once, so the connection can close (and the process exit).
         const running = worker.run();
         if (stopRequested) worker.shutdown();
+        // A deployment's first version becomes current by itself; later ones by the runbook.
+        if (deployment !== undefined && !stopRequested) void announceVersion(temporal.client, namespace, deployment, log);
         await running;
       } finally {
         await gauges?.stop();
@@ -224,4 +239,17 @@ export async function createHostWorker(options: HostWorkerOptions): Promise<Host
       if (worker.getState() === 'RUNNING') worker.shutdown();
     },
   };
+}
+
+/** Makes a deployment's first version current and says what it found; a failure is said, never thrown. */
+async function announceVersion(client: Client, namespace: string, deployment: DeploymentVersion, log: (line: string, level?: 'info') => void): Promise<void> {
+  const label = versionLabel(deployment);
+  try {
+    const outcome = await becomeCurrentIfFirst(client, namespace, deployment);
+    if (outcome === 'made current') log(`Worker deployment ${label}: the deployment's first version, now current`);
+    else if (outcome === 'already current') log(`Worker deployment ${label}: current`);
+    else log(`Worker deployment ${label}: not current; new conversations go to the current version until this one is made current (docs/upgrades.md)`);
+  } catch (err) {
+    log(`Worker deployment ${label}: could not read or set the deployment's current version: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }

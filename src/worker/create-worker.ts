@@ -6,6 +6,7 @@ import type { ConversationActivities } from '../activities/types';
 import type { McpConnections } from '../mcp/mcp-connections';
 import { dataConverter } from '../temporal/data-converter';
 import { workerTracingOptions } from '../telemetry/worker-tracing';
+import { workerDeploymentOptions, type DeploymentVersion } from './worker-deployment';
 import { prebuiltWorkflowBundlePath, workflowInterceptorModules, workflowPreloadModules, workflowsPath } from './workflow-bundle';
 
 /** Where a conversation worker polls, and which workflow code it runs. */
@@ -18,6 +19,8 @@ export interface ConversationWorkerTarget {
    * beside the compiled code; running from source, the workflows are bundled now.
    */
   workflowBundlePath?: string;
+  /** The worker deployment version to register as (Worker Versioning, src/worker/worker-deployment.ts); default unversioned. */
+  deployment?: DeploymentVersion;
 }
 
 /** What a conversation worker is built from. */
@@ -113,6 +116,7 @@ function workerOptions(target: ConversationWorkerTarget, activities: Conversatio
     connection: target.connection,
     namespace: target.namespace,
     taskQueue: target.taskQueue,
+    ...(target.deployment !== undefined ? { workerDeploymentOptions: workerDeploymentOptions(target.deployment) } : {}),
     dataConverter,
     ...bundle,
     activities,

@@ -6,8 +6,9 @@
  * so a worker that replaces a dead one polls sooner, and each `mcp-host` command answers sooner.
  *
  * The Temporal SDK stays outside (`@temporalio/*`): its native module, its workflow thread file and
- * the workflow bundle's runtime are found by path at run time. Each bundle sits where its entry point
- * was, so `__dirname` is unchanged (the prebuilt workflow bundle is found from it). The library
+ * the workflow bundle's runtime are found by path at run time. So does the AWS SDK (`@aws-sdk/*`),
+ * loaded only by a process whose payload store is S3 (src/temporal/payload-store/s3-driver.ts),
+ * not parsed by every other start. Each bundle sits where its entry point was, so `__dirname` is unchanged (the prebuilt workflow bundle is found from it). The library
  * (`dist/index.js`, `./workflow`, `./testing`) is not bundled: an application loads it with its own
  * copies of shared packages, as it would any library.
  */
@@ -32,7 +33,7 @@ export async function bundleEntryPoints(dist: string): Promise<Record<string, nu
       platform: 'node',
       target: 'node20',
       format: 'cjs',
-      external: ['@temporalio/*'],
+      external: ['@temporalio/*', '@aws-sdk/*'],
       // Not minified: a stack trace names the functions and readable lines of the bundle. No source
       // map (about 10 MB per program, in the package too; Node reads none without --enable-source-maps).
       sourcemap: false,

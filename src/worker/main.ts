@@ -6,6 +6,8 @@
 import { readSettings } from '../config/settings';
 import { describeKeyring } from '../temporal/encryption-keys';
 import { environmentKeyring } from '../temporal/environment-encryption';
+import { payloadStoreDir } from '../temporal/payload-store/external-storage';
+import { describePayloadStore, payloadStoreSetting } from '../temporal/payload-store/payload-store-setting';
 import { installRuntimeLogger } from './runtime-logger';
 import { runWorker } from './run-worker';
 
@@ -25,6 +27,8 @@ async function main(): Promise<void> {
   say(`Temporal: ${settings.temporal.description}`);
   // Whether payloads are encrypted, and the key id (never a key); a malformed key fails here.
   say(describeKeyring(environmentKeyring()));
+  // Where large payloads go (never a credential); a malformed MCP_HOST_PAYLOAD_STORE fails here.
+  say(describePayloadStore(payloadStoreSetting(), payloadStoreDir()));
   say(`Claude: ${settings.anthropicBaseUrl ?? 'https://api.anthropic.com'}, default model ${settings.model}`);
   await runWorker(
     settings,

@@ -8,6 +8,7 @@ import type { Settings } from '../config/settings';
 import { connectNativeConnection } from '../temporal/connect-native';
 import { dataConverter } from '../temporal/data-converter';
 import { environmentKeyring } from '../temporal/environment-encryption';
+import { payloadStoreSetting } from '../temporal/payload-store/payload-store-setting';
 
 /** Both connections, and how to close them. */
 export interface TemporalConnections {
@@ -22,6 +23,8 @@ export interface TemporalConnections {
 export async function openTemporalConnections(settings: Settings): Promise<TemporalConnections> {
   // A malformed MCP_HOST_ENCRYPTION_* is one clear error at start, not a failed task per payload.
   environmentKeyring();
+  // So is a malformed MCP_HOST_PAYLOAD_STORE / MCP_HOST_PAYLOAD_S3_ENDPOINT.
+  payloadStoreSetting();
   // The same TLS and credentials for both (settings.temporal); the address may be the dev server's.
   const temporal =
     settings.temporalAddress !== undefined ? settings.temporal.withAddress(settings.temporalAddress, 'the worker\'s options') : settings.temporal;

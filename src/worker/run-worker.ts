@@ -8,6 +8,7 @@ import type { Settings } from '../config/settings';
 import { describeProbe, reportProbes } from '../mcp/probe-servers';
 import { liveTextLine } from '../live/live-url';
 import { createHostWorker, type ClaudeEndpoint } from './create-host-worker';
+import { versionLabel } from './worker-deployment';
 import { logLevelFrom } from './runtime-logger';
 import { readMetricsSettings } from '../telemetry/metrics-settings';
 import { describeMetrics } from '../telemetry/metrics-runtime';
@@ -44,7 +45,10 @@ export async function runWorker(
   if (stopSignal.aborted) onStop();
   else stopSignal.addEventListener('abort', onStop, { once: true });
   const running = host.run();
-  if (!stopSignal.aborted) say(`Worker: polling task queue "${host.taskQueue}" in namespace "${host.namespace}"`);
+  if (!stopSignal.aborted) {
+    const version = host.deployment !== undefined ? ` as worker deployment version ${versionLabel(host.deployment)} (conversations pinned; docs/upgrades.md)` : '';
+    say(`Worker: polling task queue "${host.taskQueue}" in namespace "${host.namespace}"${version}`);
+  }
   // Where the metrics go, when they are on (never a header value or a URL's credentials).
   const metrics = readMetricsSettings();
   if (metrics.exporter !== 'none') say(describeMetrics(metrics));

@@ -8,11 +8,11 @@ import {
   ApplicationFailure,
   CancellationScope,
   condition,
-  continueAsNew,
   currentUpdateInfo,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
+import { continueOnCurrentVersion, currentBuildId, VersionMove } from './version-upgrade';
 import { acceptedTurn, rememberTurn, repeatProblem, signalKey, updateKey } from '../conversation/accepted-turns';
 import {
   continuedState,
@@ -27,6 +27,7 @@ import type { ConversationOptions, ConversationSummary, TurnResult } from '../co
 import {
   cancelTurnUpdate,
   contextSummaryQuery,
+  checkVersionSignal,
   endSignal,
   messagesQuery,
   messagesSliceQuery,
@@ -137,6 +138,8 @@ function installHandlers(state: ConversationState, ended: () => boolean, running
   setHandler(endSignal, () => {
     state.endRequested = true;
   });
+  // Its work is the workflow task it brings: the main loop's wait reads the version news.
+  setHandler(checkVersionSignal, () => undefined);
   installApprovalHandlers(state);
   installInputHandlers(state);
   setHandler(
@@ -184,17 +187,24 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   installHandlers(state, () => ended, running);
   reportProgress(state);
 
+  const versionMove = new VersionMove(state.leftVersion);
+  delete state.leftVersion;
   for (;;) {
-    if (historyIsLong(state) && !state.pending.some((turn) => turn.awaited)) {
+    const moving = versionMove.decide();
+    if ((historyIsLong(state) || moving) && !state.pending.some((turn) => turn.awaited)) {
       // Updates waiting for an answer must get it from this run, so hand over only when none is
       // waiting; turns that arrived by signal ride along in `pending`. A new update while we wait
       // means another turn to run here first.
       await condition(() => allHandlersFinished() || state.pending.some((turn) => turn.awaited));
       if (allHandlersFinished() && !state.endRequested) {
-        await continueAsNew<typeof conversationWorkflow>({ options: state.options, carried: state });
+        if (moving) state.leftVersion = currentBuildId();
+        await continueOnCurrentVersion<typeof conversationWorkflow>({ options: state.options, carried: state });
       }
     }
-    await condition(() => state.pending.length > 0 || state.endRequested);
+    // An idle conversation also wakes when a newer worker version becomes its target (any signal
+    // brings the news), to move there before its next turn.
+    await condition(() => state.pending.length > 0 || state.endRequested || versionMove.pending());
+    if (state.pending.length === 0 && !state.endRequested) continue;
     const turn = state.pending.shift();
     if (!turn) break;
     // Each turn in a scope of its own, so that `cancelTurn` cancels this turn and nothing else.

@@ -74,6 +74,13 @@ export const setBudgetUpdate = defineUpdate<string, [budget: Budget | null]>('se
 /** Ends the conversation once the pending turns are done; the workflow completes with a summary. */
 export const endSignal = defineSignal('end');
 
+/**
+ * Wakes an idle conversation so it sees that a newer worker deployment version is its target, and
+ * moves there before its next turn (docs/upgrades.md: sent to the old version's conversations after
+ * a new one becomes current). Does nothing else; harmless on any worker.
+ */
+export const checkVersionSignal = defineSignal('checkVersion');
+
 /** The full `messages` array exactly as the Messages API takes it. */
 export const messagesQuery = defineQuery<MessageParam[]>('messages');
 

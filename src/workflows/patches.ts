@@ -50,3 +50,10 @@ export function isPatched(id: PatchId): boolean {
  * asked by its own id.
  */
 export const COUNT_TOKENS_PATCH = 'count-tokens-for-large-results';
+
+/**
+ * Between turns, a conversation moves to the worker deployment's new current version by continuing
+ * as new (Worker Versioning; src/workflows/version-upgrade.ts). Asked by its own id, and only when
+ * the server says the target version changed, so unversioned runs record nothing.
+ */
+export const UPGRADE_ON_CONTINUE_AS_NEW_PATCH = 'upgrade-on-continue-as-new';

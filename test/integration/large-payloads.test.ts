@@ -9,53 +9,14 @@ import { history } from '../../src/client/commands';
 import { conversationOptions } from '../../src/client/conversation-options';
 import type { MessageParam } from '../../src/conversation/types';
 import type { TurnContent } from '../../src/conversation/turn-content';
-import type { ScriptStep } from '../../src/testing';
 import { conversationWorkflow } from '../../src/workflows';
 import { sendMessageUpdate, statusQuery } from '../../src/workflows/definitions';
 import { photoBase64 } from '../fixtures/photo-bytes';
+import { expectedPhotoTurn as expectedTurn, PHOTO_CHARS, photoModel as model } from '../support/photo-turns';
 import { tsServer } from '../support/repo';
 import { startTestWorker, type TestWorker } from '../support/test-worker';
 
 const TURNS = 10;
-const PHOTOS = 4; // parallel tool calls per turn
-const PHOTO_CHARS = 90_000; // under the 100,000-character cut of a tool result
-
-const uses = (turn: number) =>
-  Array.from({ length: PHOTOS }, (_, k) => ({ type: 'tool_use' as const, id: `toolu_p${turn}_${k}`, name: 'photo', input: { seed: `${turn}-${k}`, size: PHOTO_CHARS } }));
-
-/** The messages one turn adds, exactly. */
-function expectedTurn(turn: number): MessageParam[] {
-  return [
-    { role: 'user', content: `photos ${turn}` },
-    { role: 'assistant', content: [{ type: 'text', text: `taking ${PHOTOS} photos` }, ...uses(turn)] },
-    {
-      role: 'user',
-      content: uses(turn).map((use) => ({
-        type: 'tool_result' as const,
-        tool_use_id: use.id,
-        content: [{ type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: photoBase64(use.input.seed, PHOTO_CHARS) } }],
-      })),
-    },
-    { role: 'assistant', content: [{ type: 'text', text: `seen ${turn}` }] },
-  ];
-}
-
-/** The scripted model: photos for a new turn, then an answer. */
-const model: ScriptStep = {
-  kind: 'respond',
-  respond: (request) => {
-    const messages = (request.body as { messages: MessageParam[] }).messages;
-    const last = messages.at(-1);
-    const firstText = (m: MessageParam | undefined): string =>
-      typeof m?.content === 'string' ? m.content : (m?.content.find((b) => b.type === 'text') as { text?: string } | undefined)?.text ?? '';
-    const turnOf = (text: string): number => Number(text.replace('photos ', ''));
-    if (last && firstText(last).startsWith('photos ')) {
-      return { kind: 'message', content: [{ type: 'text', text: `taking ${PHOTOS} photos` }, ...uses(turnOf(firstText(last)))], stop_reason: 'tool_use' };
-    }
-    const asked = [...messages].reverse().find((m) => m.role === 'user' && firstText(m).startsWith('photos '));
-    return { kind: 'message', content: [{ type: 'text', text: `seen ${turnOf(firstText(asked))}` }], stop_reason: 'end_turn' };
-  },
-};
 
 describe('large payloads (issue 13 item 1)', () => {
   let w: TestWorker;

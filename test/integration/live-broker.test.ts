@@ -182,6 +182,11 @@ describe('the live channel on Redis, end to end', () => {
     expect(new Set(pieces.map((p) => p.callId)).size).toBe(1);
     expect(pieces.some((p) => p.restart === true || (p.skipped ?? 0) > 0)).toBe(false);
     expect(pieces.map((p) => p.text).join('')).toBe(ANSWER);
+    // The call's start shows before its text (the broker's pieces wait for it).
+    const events = seen.map((s) => s.event);
+    const started = events.findIndex((e) => e.type === 'claude_started' && e.callId === pieces[0]?.callId);
+    expect(started).toBeGreaterThanOrEqual(0);
+    expect(started).toBeLessThan(events.findIndex((e) => e.type === 'claude_text'));
     // Word by word (the heartbeats alone give at most four a second, about eight here).
     expect(pieces.length).toBeGreaterThanOrEqual(WORDS / 2);
     // While the answer streamed (two seconds), not at its end.
@@ -223,6 +228,9 @@ describe('the live channel on Redis, end to end', () => {
         await follower.stop();
       }
       const pieces = textEvents(late);
+      const started = late.findIndex((e) => e.type === 'claude_started' && e.callId === pieces[0]?.callId);
+      expect(started).toBeGreaterThanOrEqual(0);
+      expect(started).toBeLessThan(late.findIndex((e) => e.type === 'claude_text'));
       expect(pieces.some((p) => p.restart === true || (p.skipped ?? 0) > 0)).toBe(false);
       expect(pieces.map((p) => p.text).join('')).toBe(ANSWER);
       expect(await redis.client.xlen(streamKey(id))).toBeGreaterThan(0);

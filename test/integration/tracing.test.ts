@@ -213,6 +213,34 @@ describe('traces in Jaeger', () => {
     expect(Object.keys(tagsOf(run)).filter((key) => !key.startsWith('otel.') && key !== 'span.kind').sort()).toEqual(['attempt', 'namespace', 'runId', 'taskQueue', 'workflowId', 'workflowType']);
   }, 180_000);
 
+  testWithJaeger('a tool call the server refuses (-32602) and a tool error: the MCP request span has the JSON-RPC code, the tool spans error.type', async () => {
+    const taskQueue = `tracing-errors-${randomUUID()}`;
+    const mcpConfigPath = writeMcpConfig([tsServer('weather', 'src/example-servers/weather/main.ts')]);
+    await spawnWorker(taskQueue, mcpConfigPath);
+    fake.enqueue(
+      { kind: 'message', content: [{ type: 'tool_use', id: 'toolu_bad', name: 'get_weather', input: { town: '亚特兰蒂斯' } }], stop_reason: 'tool_use' },
+      { kind: 'message', content: [{ type: 'tool_use', id: 'toolu_atl', name: 'get_weather', input: { city: '亚特兰蒂斯' } }], stop_reason: 'tool_use' },
+      { kind: 'message', content: [{ type: 'text', text: '查不到。' }], stop_reason: 'end_turn' },
+    );
+    const id = `tracing-errors-${randomUUID()}`;
+    const run = await runCliProcess(['start', '--id', id, '--wait', '亚特兰蒂斯呢'], { TEMPORAL_ADDRESS: temporalAddress(), MCP_HOST_TASK_QUEUE: taskQueue, ...otelEnv() });
+    expect(run.stdout).toContain('查不到。');
+    const mine = (s: JaegerSpan): boolean => tagsOf(s)['gen_ai.conversation.id'] === id;
+    const spans = await jaeger!.waitForSpans((all) => all.filter((s) => s.operationName === 'execute_tool get_weather' && mine(s)).length === 2, 30_000);
+    const tools = spans.filter((s) => s.operationName === 'execute_tool get_weather' && mine(s));
+    const refused = tools.find((s) => tagsOf(s)['gen_ai.tool.call.id'] === 'toolu_bad')!;
+    const toolError = tools.find((s) => tagsOf(s)['gen_ai.tool.call.id'] === 'toolu_atl')!;
+    // The refused call failed the attempt (not retried: a protocol error), typed as the host types it.
+    expect(tagsOf(refused)).toMatchObject({ 'error.type': 'mcp.invalid_params', 'otel.status_code': 'ERROR' });
+    const refusedRequest = spans.find((s) => s.operationName === 'tools/call get_weather' && parentOf(s) === refused.spanID)!;
+    expect(tagsOf(refusedRequest)).toMatchObject({ 'error.type': '-32602', 'rpc.response.status_code': '-32602', 'otel.status_code': 'ERROR' });
+    // A result with isError is data, not a failure: error.type tool_error, the span's status unset.
+    expect(tagsOf(toolError)).toMatchObject({ 'error.type': 'tool_error', 'mcp_host.tool.is_error': true, 'mcp_host.tool.outcome': 'is_error' });
+    expect(tagsOf(toolError)['otel.status_code']).toBeUndefined();
+    const errorRequest = spans.find((s) => s.operationName === 'tools/call get_weather' && parentOf(s) === toolError.spanID)!;
+    expect(tagsOf(errorRequest)['error.type']).toBe('tool_error');
+  }, 120_000);
+
   testWithJaeger('content capture on (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true): the prompt, the reply, the tool arguments and result are in the spans; still no secret', async () => {
     const taskQueue = `tracing-content-${randomUUID()}`;
     const mcpConfigPath = writeMcpConfig([tsServer('weather', 'src/example-servers/weather/main.ts', { WEATHER_TOKEN: MCP_SECRET })]);
@@ -288,6 +316,48 @@ describe('traces in Jaeger', () => {
       expect(trace.spans.filter((s) => s.operationName === 'StartActivity:callClaude')).toHaveLength(2);
       expect(new Set(trace.spans.map((s) => trace.processes[s.processID]?.serviceName))).toEqual(new Set([SERVICE]));
       await conversations.end(id);
+    } finally {
+      await tracing?.shutdown();
+      await connection.close();
+    }
+  }, 180_000);
+
+  testWithJaeger('continue-as-new between turns: each turn still one trace under its sender, the new run linked to the old, no span twice', async () => {
+    const taskQueue = `tracing-can-${randomUUID()}`;
+    const mcpConfigPath = writeMcpConfig([tsServer('weather', 'src/example-servers/weather/main.ts')]);
+    await spawnWorker(taskQueue, mcpConfigPath);
+    const [hello, beijingCall, beijingAnswer, shanghaiCall, shanghaiAnswer] = seedReplies();
+    fake.enqueue(hello!, beijingCall!, beijingAnswer!, shanghaiCall!, shanghaiAnswer!);
+    const tracing: Tracing | undefined = installTracing(readTraceSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: jaeger!.otlpHttpUrl, OTEL_SERVICE_NAME: SERVICE }));
+    const connection = await Connection.connect({ address: temporalAddress() });
+    try {
+      const client = new Client({ connection, dataConverter, interceptors: tracingClientInterceptors() ?? {} });
+      const conversations = new ConversationClient(client, { taskQueue });
+      // A short history limit: the conversation continues as new between turns.
+      const { id } = await conversations.start('你好', { wait: true, continueAsNewAfterEvents: 10 });
+      const firstRun = (await client.workflow.getHandle(id).describe()).runId;
+      expect(await conversations.send(id, '北京今天天气怎么样')).toMatchObject({ status: 'completed' });
+      expect(await conversations.send(id, '那上海呢')).toMatchObject({ status: 'completed', text: '上海今天多云，22°C。' });
+      expect((await client.workflow.getHandle(id).describe()).runId).not.toBe(firstRun);
+      await conversations.end(id);
+      await tracing?.flush();
+
+      const isTurn = (s: JaegerSpan): boolean => s.operationName === 'invoke_agent durable-mcp-host' && tagsOf(s)['gen_ai.conversation.id'] === id;
+      const spans = await jaeger!.waitForSpans((all) => all.filter(isTurn).length === 3 && all.filter((s) => s.operationName === 'RunWorkflow:conversationWorkflow' && tagsOf(s).workflowId === id).length >= 2, 30_000);
+      const turns = spans.filter(isTurn);
+      expect(new Set(turns.map((s) => s.traceID)).size).toBe(3);
+      for (const turn of turns) {
+        const trace = await traceWith(turn.traceID, 'chat claude-sonnet-4-6');
+        expectNoSpanTwice(trace);
+        // Under the update's handler, under the client's call: whichever run the turn ran in.
+        const handler = trace.spans.find((s) => s.spanID === parentOf(turn))!;
+        expect(handler.operationName).toBe('HandleUpdate:sendMessage');
+        expect(parentOf(trace.spans.find((s) => s.spanID === parentOf(handler))!)).toBeUndefined();
+      }
+      // Each later run's RunWorkflow span is under the ContinueAsNew span of the run before.
+      const runs = spans.filter((s) => s.operationName === 'RunWorkflow:conversationWorkflow' && tagsOf(s).workflowId === id);
+      const continued = runs.filter((run) => spans.find((s) => s.spanID === parentOf(run))?.operationName === 'ContinueAsNew:conversationWorkflow');
+      expect(continued.length).toBe(runs.length - 1);
     } finally {
       await tracing?.shutdown();
       await connection.close();
