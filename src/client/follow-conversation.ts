@@ -57,7 +57,7 @@ export interface Follower {
  * streaming answer's text shows at most this long after it reached the server. Each follower asks
  * the server ~9 times a second (8 reads and the history's long poll), from ~5 at 250 ms; a word
  * shows p90 278 ms late against 297 at 150 ms and 254 at 100 ms (with the worker's heartbeat
- * throttle at 150 ms; ~500 at 250/250; `npm run bench -- --only=live-text`, docs/BENCHMARKS.md).
+ * throttle at 150 ms, the quiet start at 250 in that sweep; ~500 at 250/250; `npm run bench -- --only=live-text`, docs/BENCHMARKS.md).
  */
 export const DEFAULT_FOLLOW_POLL_MS = 125;
 

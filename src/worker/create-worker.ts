@@ -129,8 +129,8 @@ function workerOptions(target: ConversationWorkerTarget, activities: Conversatio
     // the SDK's default throttle (80% of the timeout: 4 s of a 5 s timeout) would leave a live worker
     // 1 s of slack before its call is taken for lost and run twice. 150 ms, so a streaming Claude
     // call's text reaches the server within 150 ms of Claude writing it (src/activities/publish-progress.ts):
-    // with followers reading every 125 ms (DEFAULT_FOLLOW_POLL_MS), a word shows p90 282 ms late
-    // against 500 at 250/250 (`npm run bench -- --only=live-text`, docs/BENCHMARKS.md); 100 ms gained
+    // with followers reading every 125 ms (DEFAULT_FOLLOW_POLL_MS), a word shows p90 282–294 ms late
+    // against ~500 at 250/250 (`npm run bench -- --only=live-text`, docs/BENCHMARKS.md); 100 ms gained
     // nothing more at 43 heartbeats per 4.7 s answer against 29 at 150 ms (17 at 250). Other
     // activities heartbeat once a second on their own, so they send no more than before.
     maxHeartbeatThrottleInterval: '150 milliseconds',
