@@ -8,13 +8,22 @@
  * 3. start-up: worker ready time, `mcp-host send` end to end (bench/perf/startup.ts);
  * 4. history bytes per model call against the naive design (bench/history-growth.ts);
  * 5. tool definitions per request and tokens over 10 rounds, full list against tool search, at 50,
- *    200 and 500 tools (bench/tool-search.ts).
+ *    200 and 500 tools (bench/tool-search.ts);
+ * 6. live text: how late a follower shows the words of an answer streamed one every 100 ms (p50,
+ *    p90, max, the first word), the server's requests per follower per second with 1, 10 and 100
+ *    followers, heartbeats per call and the turn's history bytes; the embedded default (heartbeats)
+ *    and the broker (Redis: BENCH_LIVE_URL, else a redis-server of its own when one is installed)
+ *    in the same run, and with BENCH_BEFORE_ROOT that tree's default (bench/perf/live-text.ts).
  *
  *   npm run bench                      # the full profile (about 10–15 min on 2 cores), writes docs/BENCHMARKS.md
  *   npm run bench -- --quick           # a fast check (about 3 min), printed only
  *   npm run bench -- --only=rounds,startup [--write]
  *   npm run bench -- --only=tool-search      # the tool-search figures (instant)
  *   npm run bench -- --only=throughput --levels=200:2   # some concurrencies (CONCURRENCY:BATCHES)
+ *   npm run bench -- --quick --only=live-text            # the live-text figures (about 3 min; full profile about 6)
+ *   npm run bench -- --quick --only=live-text --followers=1,10   # some follower counts
+ *   BENCH_LIVE_URL=redis://127.0.0.1:6379 npm run bench -- --only=live-text   # that broker (default: a redis-server of its own; off: none)
+ *   BENCH_BEFORE_ROOT=/tmp/before npm run bench -- --only=live-text   # …and another tree's default beside
  *
  * Progress goes to stderr; the report (Markdown) to stdout, and with the full profile (or --write)
  * into docs/BENCHMARKS.md between its `npm run bench` markers.
@@ -30,13 +39,14 @@ import { startPerfEnv } from './perf/perf-env';
 import { roundsReport, runRounds } from './perf/rounds';
 import { runStartup, startupReport } from './perf/startup';
 import { runThroughput, throughputReport } from './perf/throughput';
+import { liveTextReport, runLiveText } from './perf/live-text';
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 const DOC = path.join(REPO_ROOT, 'docs/BENCHMARKS.md');
 const BEGIN = '<!-- npm run bench: generated from here -->';
 const END = '<!-- npm run bench: generated up to here -->';
 
-const SECTIONS = ['rounds', 'throughput', 'startup', 'history', 'tool-search'] as const;
+const SECTIONS = ['rounds', 'throughput', 'startup', 'history', 'tool-search', 'live-text'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Profile {
@@ -46,6 +56,8 @@ interface Profile {
   throughput: { levels: Array<[number, number]> };
   startup: { repeat: number };
   history: { sizes: number[]; repeat: number };
+  /** Measured turns per design; repetitions of the follower levels; the follower levels. */
+  liveText: { turns: number; loadRepeat: number; followerLevels: number[] };
 }
 
 const FULL: Profile = {
@@ -58,6 +70,7 @@ const FULL: Profile = {
   startup: { repeat: 5 },
   // Recorded bytes do not depend on timing (the spread between repetitions was 0.2%): one run each.
   history: { sizes: [50, 100], repeat: 1 },
+  liveText: { turns: 5, loadRepeat: 3, followerLevels: [1, 10, 100] },
 };
 const QUICK: Profile = {
   name: 'quick',
@@ -65,6 +78,7 @@ const QUICK: Profile = {
   throughput: { levels: [[1, 1], [10, 1], [50, 1]] },
   startup: { repeat: 3 },
   history: { sizes: [20, 40], repeat: 1 },
+  liveText: { turns: 2, loadRepeat: 1, followerLevels: [1, 10, 100] },
 };
 
 /** `--levels=200:2,50:1`: the throughput section at these concurrencies, with these batches each. */
@@ -75,6 +89,17 @@ function levelsArg(args: string[]): Array<[number, number]> | undefined {
     const [c, b] = pair.split(':').map(Number);
     if (!Number.isInteger(c) || !Number.isInteger(b ?? 1) || (c ?? 0) < 1) throw new Error(`--levels: "${pair}" is not CONCURRENCY:BATCHES`);
     return [c as number, b ?? 1];
+  });
+}
+
+/** `--followers=1,10`: the live-text section at these follower counts. */
+function followersArg(args: string[]): number[] | undefined {
+  const value = args.find((a) => a.startsWith('--followers='))?.slice('--followers='.length);
+  if (value === undefined) return undefined;
+  return value.split(',').map((n) => {
+    const count = Number(n);
+    if (!Number.isInteger(count) || count < 1) throw new Error(`--followers: "${n}" is not a count of followers`);
+    return count;
   });
 }
 
@@ -134,6 +159,8 @@ async function main(): Promise<void> {
   const loads: string[] = [];
   let failed = false;
   let serverVersions = '';
+  // Section 6 runs on the perf servers, but its part comes last, after sections 4 and 5.
+  let livePart: string[] | undefined;
   const perfSections = sections.filter((s) => s !== 'history' && s !== 'tool-search');
   if (perfSections.length > 0) {
     const env = await startPerfEnv();
@@ -161,6 +188,13 @@ async function main(): Promise<void> {
         loads.push(`start-up ${before} → ${load()}`);
         push(['### 3. Start-up', '', ...lines]);
       }
+      if (sections.includes('live-text')) {
+        const before = load();
+        const result = await runLiveText(env, { ...profile.liveText, followerLevels: followersArg(args) ?? profile.liveText.followerLevels, nextTag });
+        loads.push(`live text ${before} → ${load()}`);
+        livePart = ['### 6. Live text: the model\'s words on a follower\'s screen', '', ...liveTextReport(result)];
+        process.stderr.write(`${livePart.join('\n')}\n\n`);
+      }
     } finally {
       await env.stop();
     }
@@ -176,6 +210,7 @@ async function main(): Promise<void> {
     // Pure computation over the host's request builder: the same figures on any machine.
     push(['### 5. Tool definitions: the full list against tool search', '', ...toolSearchReport()]);
   }
+  if (livePart) parts.push(livePart);
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
   const cpu = os.cpus()[0]?.model.trim() ?? '?';
   const report = [

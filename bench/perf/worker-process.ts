@@ -26,6 +26,8 @@ export interface WorkerSpec {
   fastTools?: boolean;
   /** The host traces, sending its spans by OTLP/HTTP to this base URL (src/telemetry/tracing.ts). */
   tracesUrl?: string;
+  /** More environment for the worker, e.g. a design's settings (`MCP_HOST_LIVE_URL`). */
+  env?: Record<string, string>;
 }
 
 /** A running worker process. */
@@ -68,6 +70,7 @@ export async function startWorker(spec: WorkerSpec): Promise<WorkerProcess> {
       BENCH_FAST_TOOLS: spec.fastTools === true ? '1' : '',
       BENCH_TRACES_URL: spec.tracesUrl ?? '',
       BENCH_METRICS_PORT: String(metricsPort),
+      ...spec.env,
     },
   });
   let stderr = '';

@@ -29,7 +29,12 @@ export const PUBLISH_GAP_MS = 100;
  * conversations the server is what saturates first (one heartbeat per Claude call was 3 of a
  * conversation's 29 server requests in `npm run bench`'s throughput section). A live worker is
  * still seen alive well within the heartbeat timeout (3 s by default), and a long answer is
- * published from half a second on.
+ * published from half a second on. Real Claude's first word comes after 0.5–1.5 s, mostly past it.
+ * Measured at 250 ms (docs/BENCHMARKS.md, live text): the bench's first word, written 0.3 s into
+ * the call, showed 164 ms late instead of 287, and every word's p90 stayed the same (278 / 285);
+ * but the quick throughput section, side by side in one run, lost a tenth at C = 50 (557 → 504
+ * conversations a minute, host p95 / floor p95 1.60× → 1.76×, dev server CPU 99 → 113 ms and 0 →
+ * 2.3 heartbeats per conversation). So 500.
  */
 export const QUIET_START_MS = 500;
 

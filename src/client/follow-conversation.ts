@@ -30,7 +30,7 @@ import { StreamProgress } from './stream-progress';
 export interface FollowOptions {
   /** Stops following. */
   signal?: AbortSignal;
-  /** How often the running calls are read, in ms (default 250; 1000 with a live channel). */
+  /** How often the running calls are read, in ms (default {@link DEFAULT_FOLLOW_POLL_MS}: 125; {@link LIVE_FOLLOW_POLL_MS}: 1000 with a live channel). */
   pollMs?: number;
   /**
    * The live channel to read the answer from as the worker publishes it (`ConversationClient.connect`
@@ -52,7 +52,14 @@ export interface Follower {
   stop(): Promise<void>;
 }
 
-export const DEFAULT_FOLLOW_POLL_MS = 250;
+/**
+ * How often a follower reads the running calls (`DescribeWorkflowExecution`), by default: the
+ * streaming answer's text shows at most this long after it reached the server. Each follower asks
+ * the server ~9 times a second (8 reads and the history's long poll), from ~5 at 250 ms; a word
+ * shows p90 278 ms late against 297 at 150 ms and 254 at 100 ms (with the worker's heartbeat
+ * throttle at 150 ms, the quiet start at 250 in that sweep; ~500 at 250/250; `npm run bench -- --only=live-text`, docs/BENCHMARKS.md).
+ */
+export const DEFAULT_FOLLOW_POLL_MS = 125;
 
 /**
  * The describe poll's period with a live channel: the answer comes from the broker, so the poll is

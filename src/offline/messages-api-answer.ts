@@ -79,6 +79,11 @@ export interface StreamShape {
    * client before the rest of the answer is written). Only for answers built in code.
    */
   holdAfter?: { events: number; until: PromiseLike<unknown> };
+  /**
+   * Sees each event right after it is written, with its place in the stream (e.g. a benchmark
+   * records when each word went out). A throw is ignored. Only for answers built in code.
+   */
+  onEvent?: (event: { event: string; data: Record<string, unknown> }, index: number) => void;
 }
 
 /** Answer 200 with a full Message body built from this content (streamed as events for `stream: true`). */

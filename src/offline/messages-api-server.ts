@@ -215,6 +215,11 @@ export async function startMessagesApiServer(options: MessagesApiServerOptions):
       }
       if (gone()) return;
       res.write(formatEvent(event));
+      try {
+        shape.onEvent?.(event, i);
+      } catch {
+        // The observer's failure is its own: the stream goes on.
+      }
     }
     res.end();
   }

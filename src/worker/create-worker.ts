@@ -127,10 +127,13 @@ function workerOptions(target: ConversationWorkerTarget, activities: Conversatio
     shutdownGraceTime: '10 seconds',
     // Every heartbeat reaches the server within a second, whatever the activity's heartbeat timeout:
     // the SDK's default throttle (80% of the timeout: 4 s of a 5 s timeout) would leave a live worker
-    // 1 s of slack before its call is taken for lost and run twice. A quarter second, so a streaming
-    // Claude call's text reaches followers four times a second (src/activities/publish-progress.ts);
-    // other activities heartbeat once a second on their own, so they send no more than before.
-    maxHeartbeatThrottleInterval: '250 milliseconds',
+    // 1 s of slack before its call is taken for lost and run twice. 150 ms, so a streaming Claude
+    // call's text reaches the server within 150 ms of Claude writing it (src/activities/publish-progress.ts):
+    // with followers reading every 125 ms (DEFAULT_FOLLOW_POLL_MS), a word shows p90 282–294 ms late
+    // against ~500 at 250/250 (`npm run bench -- --only=live-text`, docs/BENCHMARKS.md); 100 ms gained
+    // nothing more at 43 heartbeats per 4.7 s answer against 29 at 150 ms (17 at 250). Other
+    // activities heartbeat once a second on their own, so they send no more than before.
+    maxHeartbeatThrottleInterval: '150 milliseconds',
     // After a worker dies, the next workflow task of each of its conversations is first offered on
     // its sticky queue and waits this long there before any other worker may take it (default 10 s:
     // measured as a 10 s stall after a tool call that a new worker retried and finished within

@@ -151,7 +151,7 @@ describe('live progress', () => {
       // The workflow bundle's span sink (src/telemetry/worker-tracing.ts): dropped, tracing is off here.
       sinks: workerTracingOptions().sinks,
       // As src/worker/create-worker.ts sets it.
-      maxHeartbeatThrottleInterval: '250 milliseconds',
+      maxHeartbeatThrottleInterval: '150 milliseconds',
       ...(process.env.TEMPORAL_TEST_WORKFLOW_BUNDLE ? { workflowBundle: { codePath: process.env.TEMPORAL_TEST_WORKFLOW_BUNDLE } } : { workflowsPath: require.resolve('../../src/workflows') }),
       activities: {
         ...createActivities({ claude, temporal: w.client, mcp }),
@@ -166,7 +166,7 @@ describe('live progress', () => {
       // The workflow bundle's span sink (src/telemetry/worker-tracing.ts): dropped, tracing is off here.
       sinks: workerTracingOptions().sinks,
       // As src/worker/create-worker.ts sets it.
-      maxHeartbeatThrottleInterval: '250 milliseconds',
+      maxHeartbeatThrottleInterval: '150 milliseconds',
       ...(process.env.TEMPORAL_TEST_WORKFLOW_BUNDLE ? { workflowBundle: { codePath: process.env.TEMPORAL_TEST_WORKFLOW_BUNDLE } } : { workflowsPath: require.resolve('../../src/workflows') }),
       activities: createActivities({ claude, temporal: w.client, mcp }),
     });

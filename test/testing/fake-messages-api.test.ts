@@ -186,6 +186,25 @@ describe('fake Messages API, scripted mode', () => {
     expect((times.at(-1) ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(4 * 35);
   });
 
+  it('a streamed answer tells onEvent of each event as it is written, in order, and a throwing onEvent stops nothing', async () => {
+    const seen: Array<[number, string]> = [];
+    const onEvent = (event: { event: string }, index: number): void => {
+      seen.push([index, event.event]);
+      throw new Error('an observer that fails');
+    };
+    fake.enqueue({ kind: 'message', content: [{ type: 'text', text: 'abcdef' }], stop_reason: 'end_turn', stream: { chunkChars: 2, onEvent } });
+    const deltas: string[] = [];
+    const stream = client.messages.stream({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] });
+    stream.on('text', (delta) => deltas.push(delta));
+    await stream.finalMessage();
+    expect(deltas).toEqual(['ab', 'cd', 'ef']);
+    expect(seen.map(([i]) => i)).toEqual(seen.map((_, i) => i));
+    expect(seen.map(([, name]) => name)).toEqual([
+      'message_start', 'ping', 'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_delta',
+      'content_block_stop', 'message_delta', 'message_stop',
+    ]);
+  });
+
   it('a stream that fails after it began ends with the API error event, which the SDK throws', async () => {
     fake.enqueue({ kind: 'message', content: [{ type: 'text', text: 'half an answer' }], stop_reason: 'end_turn', stream: { errorAfter: { events: 3 } } });
     const error = (await caught(client.messages.stream({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }).finalMessage())) as APIError;
