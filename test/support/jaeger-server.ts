@@ -23,6 +23,7 @@ import { jaegerBinaryPath } from '../../scripts/ensure-jaeger';
 import { projectCacheRoot } from '../../src/temporal/cli-cache';
 import { freePort } from '../../src/temporal/free-port';
 import { pollUntil } from './poll-until';
+import { stopServerProcess } from './stop-server-process';
 
 /** What the tests need to know to run or skip: the binary in the cache (`.ci/run` builds it). */
 export const JAEGER = { name: 'Jaeger v2 (built with Go into the cache)', install: 'npm run setup:jaeger' };
@@ -238,15 +239,12 @@ export async function startJaeger(options: StartJaegerOptions = {}): Promise<Jae
   const lines: string[] = [];
   child.stdout?.on('data', (d: Buffer) => lines.push(d.toString()));
   child.stderr?.on('data', (d: Buffer) => lines.push(d.toString()));
-  let running = true;
   const exited = new Promise<void>((resolve) => {
     child.once('close', () => resolve());
     child.once('error', (err) => {
       lines.push(`cannot run ${jaegerBinaryPath()}: ${err.message}\n`);
       resolve();
     });
-  }).then(() => {
-    running = false;
   });
   const uiUrl = `http://127.0.0.1:${ports.queryHttp}`;
   const otlpHttpUrl = `http://127.0.0.1:${ports.otlpHttp}`;
@@ -281,13 +279,7 @@ export async function startJaeger(options: StartJaegerOptions = {}): Promise<Jae
         timeoutMs,
       ),
     output: () => lines.join(''),
-    stop: async () => {
-      if (running) child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+    stop: () => stopServerProcess(child, exited, dir),
   };
   // An empty export request is valid OTLP: once it is taken, so are spans.
   const otlpReady = async (): Promise<boolean> =>

@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { freePort } from '../../src/temporal/free-port';
 import { pollUntil } from './poll-until';
+import { stopServerProcess } from './stop-server-process';
 
 /** What the tests need to know to run or skip: `prometheus` on PATH (`.ci/run` installs it). */
 export const PROMETHEUS = { name: 'prometheus (Debian package)', install: 'apt-get install -y prometheus' };
@@ -81,13 +82,7 @@ export async function startPrometheus(target: string): Promise<PrometheusServer>
     },
     series: (match) => api<Array<Record<string, string>>>(`${url}/api/v1/series?match[]=${encodeURIComponent(match)}`),
     output: () => lines.join(''),
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+    stop: () => stopServerProcess(child, exited, dir),
   };
   try {
     await pollUntil('Prometheus to be ready', async () => (await fetch(`${url}/-/ready`)).ok, 30_000);

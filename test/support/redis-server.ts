@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { Redis } from 'ioredis';
 import { freePort } from '../../src/temporal/free-port';
 import { pollUntil } from './poll-until';
+import { stopServerProcess } from './stop-server-process';
 
 /** What the tests need to know to run or skip: `redis-server` on PATH (`.ci/run` installs it). */
 export const REDIS = { name: 'redis-server (Debian package)', install: 'apt-get install -y redis-server' };
@@ -47,11 +48,7 @@ export async function startRedis(options: { password?: string } = {}): Promise<R
   client.on('error', () => undefined);
   const stop = async (): Promise<void> => {
     client.disconnect();
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-    fs.rmSync(dir, { recursive: true, force: true });
+    await stopServerProcess(child, exited, dir);
   };
   try {
     await pollUntil(

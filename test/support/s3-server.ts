@@ -14,6 +14,7 @@ import { CreateBucketCommand, ListObjectsV2Command, S3Client, type _Object } fro
 import { VERSITYGW_VERSION, versitygwBinaryPath } from '../../scripts/ensure-versitygw';
 import { freePort } from '../../src/temporal/free-port';
 import { pollUntil } from './poll-until';
+import { stopServerProcess } from './stop-server-process';
 
 /** What the tests need to know to run or skip: the binary in the cache (`.ci/run` builds it). */
 export const S3_SERVER = { name: `Versity Gateway v${VERSITYGW_VERSION} (an S3-compatible server built with Go into the cache)`, install: 'npm run setup:s3' };
@@ -73,11 +74,7 @@ export async function startS3Server(bucket = 'mcp-host-payloads'): Promise<S3Ser
   const client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials });
   const stop = async (): Promise<void> => {
     client.destroy();
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-    fs.rmSync(dir, { recursive: true, force: true });
+    await stopServerProcess(child, exited, dir);
   };
   try {
     await pollUntil(
