@@ -8,7 +8,7 @@ import { claudeCallLimits, type ClaudeCallLimits } from '../errors/claude-time-l
 import { classified } from '../errors/classify-error';
 import type { LivePublishing } from '../live/live-channel';
 import { LiveCallPublisher } from '../live/live-call';
-import { ClaudeStreamPublisher, PUBLISH_GAP_MS, QUIET_START_MS } from './publish-progress';
+import { ClaudeStreamPublisher, LIVE_PUBLISH_GAP_MS, PUBLISH_GAP_MS, QUIET_START_MS } from './publish-progress';
 import { STREAM_WINDOW_CHARS } from './claude-stream-details';
 import { toClaudeReply } from './to-claude-reply';
 import type { TranscriptReader } from './transcript-reader';
@@ -59,6 +59,12 @@ function liveCall(live: LivePublishing | undefined, context: Context): LiveCallP
   return new LiveCallPublisher(live, { workflowId: workflowExecution.workflowId, runId: workflowExecution.runId, activityId, attempt });
 }
 
+/** The call's publisher: with a live channel the text goes there at once and heartbeats only keep the call alive. */
+function publisherFor(live: LivePublishing | undefined): ClaudeStreamPublisher {
+  const channel = liveCall(live, Context.current());
+  return new ClaudeStreamPublisher(Context.current(), channel ? LIVE_PUBLISH_GAP_MS : PUBLISH_GAP_MS, STREAM_WINDOW_CHARS, QUIET_START_MS, channel);
+}
+
 /**
  * The `callClaude` activity: one streamed `POST /v1/messages` (S6, `src/claude/stream-message.ts`:
  * long generations work, text deltas reach `onTextDelta`, the result is the final message) with the whole transcript read from the
@@ -79,7 +85,7 @@ export function createCallClaude(deps: CallClaudeDeps): (input: ClaudeCallInput)
     const publisher =
       deps.publishProgress === false
         ? undefined
-        : new ClaudeStreamPublisher(Context.current(), PUBLISH_GAP_MS, STREAM_WINDOW_CHARS, QUIET_START_MS, liveCall(deps.live, Context.current()));
+        : publisherFor(deps.live);
     const beat = publisher ? () => publisher.heartbeat() : undefined;
     // Without a publisher too, the call's first heartbeat waits out the quiet start.
     const quietUntil = publisher?.quietUntil ?? Date.now() + QUIET_START_MS;

@@ -9,7 +9,8 @@
  * event); that is at most {@link STREAM_WINDOW_CHARS} of text the reply would have held anyway.
  *
  * With a live channel (`MCP_HOST_LIVE_URL`, src/live/), each piece also goes to it at once, for the
- * followers that read it; the heartbeats stay as they are (failover, followers without the broker).
+ * followers that read it, and the heartbeats drop to what failover needs: about one a second
+ * ({@link LIVE_PUBLISH_GAP_MS}), still carrying the text for followers without the broker.
  */
 import type { Context } from '@temporalio/activity';
 import type { LiveCallPublisher } from '../live/live-call';
@@ -22,6 +23,15 @@ import { streamDetails, STREAM_WINDOW_CHARS, type ClaudeStreamDetails } from './
  * this only spares converting details for every delta.
  */
 export const PUBLISH_GAP_MS = 100;
+
+/**
+ * The gap between text heartbeats when a live channel carries the text (`MCP_HOST_LIVE_URL`): the
+ * followers read the channel, so the heartbeats only have to say the worker is alive, which the
+ * call's one-second keep-alive (src/activities/with-heartbeats.ts) does anyway, well within the
+ * heartbeat timeout. Each still carries the answer so far, for a follower without the broker (it
+ * then sees text once a second) and for a late follower's first look.
+ */
+export const LIVE_PUBLISH_GAP_MS = 1000;
 
 /**
  * No heartbeat in a call's first half second. Most calls are over by then, and their answer
