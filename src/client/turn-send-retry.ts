@@ -44,6 +44,16 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/**
+ * A gRPC error's words: its details and its message. An update-with-start refused by the server
+ * arrives as the SDK unpacks a MultiOperationExecutionFailure: the refusal's text in `message`
+ * ("Unable to perform workflow execution update due to Workflow Task in failed state."), `details`
+ * holding the operation's detail bytes or "MultiOperation could not be executed." (seen in chaos).
+ */
+function grpcWords(err: { details?: string; message: string }): string {
+  return `${err.details ?? ''}\n${err.message}`;
+}
+
 /** Whether a failed turn send may be sent again with the same update id. */
 export function isTransientTurnSendFailure(err: unknown): boolean {
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return true;
@@ -56,10 +66,10 @@ export function isTransientTurnSendFailure(err: unknown): boolean {
   }
   if (err instanceof ServiceError) {
     const cause = err.cause;
-    if (isGrpcServiceError(cause)) return TRANSIENT_CODES.has(cause.code) || TRANSIENT_TEXT.test(cause.details ?? cause.message);
+    if (isGrpcServiceError(cause)) return TRANSIENT_CODES.has(cause.code) || TRANSIENT_TEXT.test(grpcWords(cause));
     return TRANSIENT_TEXT.test(messageOf(err));
   }
-  if (isGrpcServiceError(err)) return TRANSIENT_CODES.has(err.code) || TRANSIENT_TEXT.test(err.details ?? err.message);
+  if (isGrpcServiceError(err)) return TRANSIENT_CODES.has(err.code) || TRANSIENT_TEXT.test(grpcWords(err));
   return false;
 }
 

@@ -13,6 +13,12 @@ describe('isTransientTurnSendFailure', () => {
     ['the server dropped the update with the lost workflow task', new WorkflowNotFoundError('update "b1f0" not found', 'c-1', undefined)],
     ['the workflow task is in failed state', new ServiceError('Workflow Update failed', { cause: grpcError(9, 'Unable to perform workflow execution update due to Workflow Task in failed state.') })],
     ['the server is unavailable', new ServiceError('Workflow Update failed', { cause: grpcError(14, 'connection refused') })],
+    // As the SDK rethrows an update-with-start refused inside a MultiOperationExecutionFailure (seen in chaos):
+    // the refusal in the message, other words in the details.
+    [
+      'an update-with-start meets a workflow task in failed state',
+      Object.assign(grpcError(9, 'MultiOperation could not be executed.'), { message: 'Unable to perform workflow execution update due to Workflow Task in failed state.' }),
+    ],
     ['the server rejected it, unanswered by a workflow task', new WorkflowUpdateFailedError('Workflow Update failed', ApplicationFailure.create({ message: "Workflow Update is rejected because it wasn't processed by worker. Probably, Workflow Update is not supported by the worker.", type: 'UnprocessedUpdate', nonRetryable: true }))],
     ['the run closed first (continue-as-new)', new WorkflowUpdateFailedError('Workflow Update failed', new Error('Workflow Update failed because the Workflow completed before the Update completed.'))],
   ])('sends again when %s', (_why, err) => {
