@@ -19,31 +19,18 @@ import { startFakeMessagesApi, type FakeMessagesApi, type ScriptStep } from '../
 import { ConversationClient } from '../../src/client/conversation-client';
 import { dataConverter } from '../../src/temporal/data-converter';
 import { statusQuery } from '../../src/workflows/definitions';
-import type { ConversationStatus, MessageParam } from '../../src/conversation/types';
+import type { ConversationStatus } from '../../src/conversation/types';
 import { tsServer } from '../support/repo';
 import { temporalAddress } from '../support/test-worker';
 import { spawnWorkerProcess, type WorkerProcess } from '../support/worker-process';
 import { pollUntil as waitFor } from '../support/poll-until';
+import { toolResultText } from '../support/tool-result-text';
 
 const askThenWithdraw = (id: string, asTask: boolean): ScriptStep => ({
   kind: 'message',
   content: [{ type: 'tool_use', id, name: 'ask_then_withdraw', input: { asTask, afterMs: 2500, thenMs: 4000 } }],
   stop_reason: 'tool_use',
 });
-
-function toolResultText(requests: readonly { body: unknown }[], toolUseId: string): string | undefined {
-  for (const request of requests) {
-    const messages = (request.body as { messages?: MessageParam[] }).messages ?? [];
-    const last = messages[messages.length - 1];
-    if (!last || typeof last.content === 'string') continue;
-    for (const block of last.content) {
-      if (block.type === 'tool_result' && block.tool_use_id === toolUseId) {
-        return typeof block.content === 'string' ? block.content : (block.content ?? []).map((b) => (b.type === 'text' ? b.text : '')).join('');
-      }
-    }
-  }
-  return undefined;
-}
 
 describe('a 2025 server asks back: as a task, and withdrawn', () => {
   let fake: FakeMessagesApi;

@@ -18,31 +18,18 @@ import { startFakeMessagesApi, type FakeMessagesApi, type ScriptStep } from '../
 import { ConversationClient } from '../../src/client/conversation-client';
 import { dataConverter } from '../../src/temporal/data-converter';
 import { statusQuery, toolsQuery } from '../../src/workflows/definitions';
-import type { ConversationStatus, MessageParam } from '../../src/conversation/types';
+import type { ConversationStatus } from '../../src/conversation/types';
 import type { PendingInput } from '../../src/input/input-requests';
 import { everythingServer } from '../fixtures/reference-servers';
 import { temporalAddress } from '../support/test-worker';
 import { spawnWorkerProcess, type WorkerProcess } from '../support/worker-process';
 import { pollUntil } from '../support/poll-until';
+import { toolResultText } from '../support/tool-result-text';
 
 const waitFor = pollUntil;
 
 const toolUse = (id: string, name: string, input: Record<string, unknown> = {}) => ({ type: 'tool_use' as const, id, name, input });
 const endTurn = (text: string): ScriptStep => ({ kind: 'message', content: [{ type: 'text', text }], stop_reason: 'end_turn' });
-
-function toolResultText(requests: readonly { body: unknown }[], toolUseId: string): string | undefined {
-  for (const request of requests) {
-    const messages = (request.body as { messages?: MessageParam[] }).messages ?? [];
-    const last = messages[messages.length - 1];
-    if (!last || typeof last.content === 'string') continue;
-    for (const block of last.content) {
-      if (block.type === 'tool_result' && block.tool_use_id === toolUseId) {
-        return typeof block.content === 'string' ? block.content : (block.content ?? []).map((b) => (b.type === 'text' ? b.text : '')).join('');
-      }
-    }
-  }
-  return undefined;
-}
 
 describe('server-everything asks back through the host', () => {
   let fake: FakeMessagesApi;
