@@ -23,7 +23,7 @@ import { jaegerBinaryPath } from '../../scripts/ensure-jaeger';
 import { projectCacheRoot } from '../../src/temporal/cli-cache';
 import { freePort } from '../../src/temporal/free-port';
 import { pollUntil } from './poll-until';
-import { stopServerProcess } from './stop-server-process';
+import { stopServerProcess, watchServerProcess } from './stop-server-process';
 
 /** What the tests need to know to run or skip: the binary in the cache (`.ci/run` builds it). */
 export const JAEGER = { name: 'Jaeger v2 (built with Go into the cache)', install: 'npm run setup:jaeger' };
@@ -236,16 +236,7 @@ export async function startJaeger(options: StartJaegerOptions = {}): Promise<Jae
   const configFile = path.join(dir, 'jaeger.yaml');
   fs.writeFileSync(configFile, config(ports, uiAssets));
   const child: ChildProcess = spawn(jaegerBinaryPath(), ['--config', configFile], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  child.stdout?.on('data', (d: Buffer) => lines.push(d.toString()));
-  child.stderr?.on('data', (d: Buffer) => lines.push(d.toString()));
-  const exited = new Promise<void>((resolve) => {
-    child.once('close', () => resolve());
-    child.once('error', (err) => {
-      lines.push(`cannot run ${jaegerBinaryPath()}: ${err.message}\n`);
-      resolve();
-    });
-  });
+  const { lines, exited } = watchServerProcess(child, jaegerBinaryPath());
   const uiUrl = `http://127.0.0.1:${ports.queryHttp}`;
   const otlpHttpUrl = `http://127.0.0.1:${ports.otlpHttp}`;
   const server: JaegerServer = {

@@ -14,7 +14,7 @@ import { CreateBucketCommand, ListObjectsV2Command, S3Client, type _Object } fro
 import { VERSITYGW_VERSION, versitygwBinaryPath } from '../../scripts/ensure-versitygw';
 import { freePort } from '../../src/temporal/free-port';
 import { pollUntil } from './poll-until';
-import { stopServerProcess } from './stop-server-process';
+import { stopServerProcess, watchServerProcess } from './stop-server-process';
 
 /** What the tests need to know to run or skip: the binary in the cache (`.ci/run` builds it). */
 export const S3_SERVER = { name: `Versity Gateway v${VERSITYGW_VERSION} (an S3-compatible server built with Go into the cache)`, install: 'npm run setup:s3' };
@@ -60,16 +60,7 @@ export async function startS3Server(bucket = 'mcp-host-payloads'): Promise<S3Ser
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { PATH: process.env.PATH ?? '', ROOT_ACCESS_KEY_ID: credentials.accessKeyId, ROOT_SECRET_ACCESS_KEY: credentials.secretAccessKey },
   });
-  const lines: string[] = [];
-  child.stdout?.on('data', (d: Buffer) => lines.push(d.toString()));
-  child.stderr?.on('data', (d: Buffer) => lines.push(d.toString()));
-  const exited = new Promise<void>((resolve) => {
-    child.once('close', () => resolve());
-    child.once('error', (err) => {
-      lines.push(`cannot run ${versitygwBinaryPath()}: ${err.message}\n`);
-      resolve();
-    });
-  });
+  const { lines, exited } = watchServerProcess(child, versitygwBinaryPath());
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials });
   const stop = async (): Promise<void> => {

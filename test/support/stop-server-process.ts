@@ -1,5 +1,5 @@
 /**
- * The one way the tests' real backends (Prometheus, Jaeger, Redis, the S3 server) are stopped:
+ * How the tests' real backends (Prometheus, Jaeger, Redis, the S3 server) are watched and stopped:
  * SIGTERM, SIGKILL if the process is still there 10 s later, then its temp folder removed.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -12,4 +12,19 @@ export async function stopServerProcess(child: ChildProcess, exited: Promise<unk
   await exited;
   clearTimeout(timer);
   fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** A started server's output lines, and a promise that resolves once it is gone (or could not start). */
+export function watchServerProcess(child: ChildProcess, binary: string): { lines: string[]; exited: Promise<void> } {
+  const lines: string[] = [];
+  child.stdout?.on('data', (d: Buffer) => lines.push(d.toString()));
+  child.stderr?.on('data', (d: Buffer) => lines.push(d.toString()));
+  const exited = new Promise<void>((resolve) => {
+    child.once('close', () => resolve());
+    child.once('error', (err) => {
+      lines.push(`cannot run ${binary}: ${err.message}\n`);
+      resolve();
+    });
+  });
+  return { lines, exited };
 }
