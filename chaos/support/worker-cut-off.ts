@@ -128,7 +128,7 @@ export async function cutOffWorker(context: ScenarioContext, rig: ScenarioRig, f
         const exitedDuring = exited;
         const startedDuring = starts(cutOff) - startsAtCut;
         const acceptedDuring = relay.accepted() - acceptedAtCut;
-        const { lines, count } = distinctLines(cutOff.process.output.slice(outputFrom), 4);
+        const { lines, count } = distinctLines(cutOff.process.output.slice(outputFrom), 6);
         await relay.restore();
         const restoredAt = Date.now();
         const hit = conversationsOf(rig.run, inFlight);
@@ -158,8 +158,10 @@ export async function cutOffWorker(context: ScenarioContext, rig: ScenarioRig, f
       const impact = faultImpact([cut.moment], verdicts);
       const firstTask = firstTaskBy(verdicts, cutOff.process.pid, cut.moment.endedAt ?? cut.moment.at);
       const quote = (lines: readonly string[]): string => lines.map((l) => `\`${l}\``).join('; ');
+      const elsewhere = direct ? executionCounts([direct.labLog]) : new Map<string, number>();
+      const ranAgain = cut.inFlight.filter((text) => (elsewhere.get(text) ?? 0) > 0).length;
       result.details.push(
-        `cut ${i + 1}: ${plural(cut.inFlight.length, 'tool call')} in flight on the cut-off worker; ${describeImpact(impact)}`,
+        `cut ${i + 1}: ${plural(cut.inFlight.length, 'tool call')} in flight on the cut-off worker, ${ranAgain} of them run again by the other worker; ${describeImpact(impact)}`,
         `cut ${i + 1}: while cut off the worker process stayed up; its MCP server logged ${plural(cut.startedDuring, 'tool call start')} after the cut` +
           `${cut.lastStartMs !== undefined ? ` (the last ${s(cut.lastStartMs)} after it)` : ''}, and the relay accepted ${plural(cut.acceptedDuring, 'connection')}; it logged ${plural(cut.loggedLines, 'line')}${cut.logged.length > 0 ? `, distinct ones: ${quote(cut.logged)}` : ''}`,
         `cut ${i + 1}: let back in (never restarted), it started a tool call again after ${cut.rejoinMs !== undefined ? s(cut.rejoinMs) : '—'} ` +
