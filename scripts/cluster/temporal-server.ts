@@ -83,7 +83,7 @@ export async function waitForServices(postgres: Postgres, server: ServerProcess,
   const since = `(to_timestamp(${Math.floor(sinceMs / 1000)}) AT TIME ZONE 'UTC')`;
   for (;;) {
     const sql = `SELECT DISTINCT role FROM cluster_membership WHERE record_expiry > now() AND session_start >= ${since} ORDER BY role`;
-    const rows = await postgres.query('temporal', sql).catch(() => []);
+    const rows = await postgres.query('temporal', sql);
     const roles = rows.map((role) => ROLE_NAMES[role] ?? `role ${role}`);
     if (SERVICES.every((s) => roles.includes(s))) return roles;
     if (server.hasExited()) throw new Error(`the Temporal server exited during start-up; server log:\n${lastLines(server.logFile, 5)}`);
