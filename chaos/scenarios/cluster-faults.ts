@@ -96,7 +96,8 @@ async function serverKill(context: ScenarioContext, cluster: Cluster): Promise<F
 
 async function postgresRestarts(context: ScenarioContext, cluster: Cluster): Promise<FaultResult> {
   const { postgresRestarts: modes, pauseMs } = context.profile.cluster;
-  const result = faultResult('cluster-faults', `cluster: PostgreSQL restarted under the running server (${modes.map((m) => LABELS[m]).join('; ')})`);
+  const kinds = [...new Set(modes)].map((m) => `${LABELS[m]}${modes.filter((n) => n === m).length > 1 ? ` ×${modes.filter((n) => n === m).length}` : ''}`);
+  const result = faultResult('cluster-faults', `cluster: PostgreSQL restarted under the running server (${kinds.join('; ')})`);
   const { rig, workload } = await twoWorkerRig(context, 'pgrestart');
   const restarts: Array<{ mode: PostgresRestartMode; moment: FaultMoment }> = [];
   const { verdicts } = await workloadUnderFaults(rig, workload, result, async () => {
