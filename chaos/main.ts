@@ -16,6 +16,7 @@ import { loadAverage, runEnvironment } from './report/run-environment';
 import { mergedSuiteResult, storedSuiteResults, storeSuiteResult } from './report/suite-result';
 import type { ChaosScenario, ScenarioContext } from './scenario';
 import { badInput } from './scenarios/bad-input';
+import { clusterFaults } from './scenarios/cluster-faults';
 import { load } from './scenarios/load';
 import { mcpFaults } from './scenarios/mcp-faults';
 import { mcpTasks } from './scenarios/mcp-tasks';
@@ -34,9 +35,11 @@ import { leftoverProcesses } from './support/process-leaks';
  * set by Temporal's timeouts; the functional ones, whose figures are not timings (the MCP tasks'
  * figure is its re-executions, which must be 0; its recoveries are only indicative). The server
  * restart must run alone (it stops everyone's server), and so does the load, which measures one
- * worker's memory and latency. Secrets last, so it reads every history the others left.
+ * worker's memory and latency. The cluster faults run on a cluster of their own, but alone all the
+ * same: their recovery times are the server's and PostgreSQL's, and worth little on a machine busy
+ * with other scenarios. Secrets last, so it reads every history the others left (on the dev server).
  */
-const PLAN: ChaosScenario[][] = [[workerKill, twoWorkers], [serverRestart], [modelFaults, mcpFaults, mcpTasks, badInput], [load], [secrets]];
+const PLAN: ChaosScenario[][] = [[workerKill, twoWorkers], [serverRestart], [modelFaults, mcpFaults, mcpTasks, badInput], [load], [clusterFaults], [secrets]];
 const SCENARIOS = PLAN.flat();
 
 const RESULTS_DIR = path.join(REPO_ROOT, 'docs/reliability');

@@ -2,6 +2,7 @@
  * The suite's two profiles: `quick` for CI (a few minutes), `long` on demand. Every size the
  * scenarios use is here, so the two differ in one place.
  */
+import type { PostgresRestartMode } from '../scripts/cluster/postgres';
 import type { WorkloadShape } from './support/turn-plan';
 
 /** A kill cadence: the pause before each kill, drawn uniformly from this range. */
@@ -30,6 +31,21 @@ export interface Profile {
   loadConversations: number;
   /** MCP tasks: worker kills during one task tool call (per wire), and how long the task works. */
   tasks: { kills: number; taskMs: number };
+  /** The PostgreSQL cluster's faults (chaos/scenarios/cluster-faults.ts). */
+  cluster: ClusterFaults;
+}
+
+/** How often each fault of the cluster scenario strikes, each its own workload on two workers. */
+export interface ClusterFaults {
+  /** `kill -9` of the Temporal server process, each followed by a start on the same config. */
+  serverKills: number;
+  /** PostgreSQL restarts, in this order, in one workload. */
+  postgresRestarts: PostgresRestartMode[];
+  /** Cuts of one worker's connection to the frontend, and how long each lasts. */
+  cutOffs: number;
+  cutOffMs: number;
+  /** The pause before each fault (and after the last, so conversations run on the mended cluster). */
+  pauseMs: readonly [number, number];
 }
 
 const shape: WorkloadShape = { turns: 4, rounds: [2, 4], parallelTools: 2, toolMs: [100, 500] };
@@ -52,6 +68,7 @@ export const PROFILES: Record<Profile['name'], Profile> = {
     twoWorkers: { runs: 1, pauseMs: [4_000, 8_000] },
     loadConversations: 50,
     tasks: { kills: 2, taskMs: 8000 },
+    cluster: { serverKills: 1, postgresRestarts: ['fast', 'kill'], cutOffs: 1, cutOffMs: 30_000, pauseMs: [3_000, 6_000] },
   },
   long: {
     name: 'long',
@@ -67,5 +84,6 @@ export const PROFILES: Record<Profile['name'], Profile> = {
     twoWorkers: { runs: 4, pauseMs: [4_000, 15_000] },
     loadConversations: 200,
     tasks: { kills: 5, taskMs: 25_000 },
+    cluster: { serverKills: 4, postgresRestarts: ['fast', 'kill', 'fast', 'kill'], cutOffs: 3, cutOffMs: 30_000, pauseMs: [4_000, 12_000] },
   },
 };

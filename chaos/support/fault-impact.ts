@@ -19,6 +19,10 @@ export interface CompletedTask {
 /** One fault as the scenario made it. */
 export interface FaultMoment {
   at: number;
+  /** When a fault that lasts (a server down, a connection cut) ended, to time recovery from its end too. */
+  endedAt?: number;
+  /** Which conversations the fault can catch (default: any in one of its intervals at `at`). */
+  caught?(conversationId: string): boolean;
   /** Whether this completed workflow task shows a conversation moving on after the fault. */
   progressed(task: CompletedTask): boolean;
 }
@@ -27,6 +31,8 @@ export interface FaultMoment {
 export interface FaultImpact {
   /** One sample per (fault, conversation hit). */
   recoveryMs: number[];
+  /** The same samples timed from the fault's end (`endedAt`), for the faults that have one. */
+  afterEndMs: number[];
   /** Recovery samples by the kind of moment the conversation was in (one sample may count in two kinds). */
   byKind: Partial<Record<MomentKind, number[]>>;
   /** Hits after which no workflow task shows progress. */
@@ -43,10 +49,11 @@ function admissionIntervals(verdict: ConversationVerdict): Interval[] {
 
 /** Places every fault in the conversations' timelines and measures their recoveries. */
 export function faultImpact(faults: readonly FaultMoment[], verdicts: readonly ConversationVerdict[]): FaultImpact {
-  const impact: FaultImpact = { recoveryMs: [], byKind: {}, unrecovered: 0 };
+  const impact: FaultImpact = { recoveryMs: [], afterEndMs: [], byKind: {}, unrecovered: 0 };
   for (const verdict of verdicts) {
     const intervals = [...verdict.facts.intervals, ...admissionIntervals(verdict)];
     for (const fault of faults) {
+      if (fault.caught && !fault.caught(verdict.conversation.id)) continue;
       const kinds = new Set(intervals.filter((i) => i.from <= fault.at && fault.at < i.to).map((i) => i.kind));
       if (kinds.size === 0) continue;
       const next = verdict.facts.workflowTasksCompleted.find((task) => task.at > fault.at && fault.progressed(task));
@@ -55,6 +62,7 @@ export function faultImpact(faults: readonly FaultMoment[], verdicts: readonly C
         continue;
       }
       impact.recoveryMs.push(next.at - fault.at);
+      if (fault.endedAt !== undefined) impact.afterEndMs.push(next.at - fault.endedAt);
       for (const kind of kinds) (impact.byKind[kind] ??= []).push(next.at - fault.at);
     }
   }

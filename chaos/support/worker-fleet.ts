@@ -47,13 +47,13 @@ export class WorkerFleet {
 
   constructor(private readonly options: FleetOptions) {}
 
-  /** Starts one more worker; resolves once it polls. */
-  async spawn(): Promise<FleetWorker> {
+  /** Starts one more worker (on the fleet's address, or `address`, e.g. a relay's); resolves once it polls. */
+  async spawn(address: string = this.options.address): Promise<FleetWorker> {
     const labLog = path.join(this.options.dir, `lab-${this.workers.length + 1}.log`);
     const servers = [tsServer('lab', 'test/fixtures/lab-server.ts', { LAB_LOG: labLog }), ...(this.options.extraServers?.(labLog) ?? [])];
     const spawnedAt = Date.now();
     const process = await spawnWorkerProcess({
-      address: this.options.address,
+      address,
       taskQueue: this.options.taskQueue,
       mcpConfigPath: writeMcpConfig(servers),
       claudeBaseUrl: this.options.claudeBaseUrl,

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startPostgres, type Postgres } from './postgres';
+import { startPostgres, type Postgres, type PostgresRestartMode } from './postgres';
 import { setUpSchemas } from './schema';
 import { ensureServerBinaries, TEMPORAL_SERVER_VERSION } from './server-binaries';
 import { writeServerConfig } from './server-config';
@@ -20,9 +20,23 @@ export interface Cluster {
   postgresPort: number;
   /** e.g. `['temporal@1.17', 'temporal_visibility@1.10']`. */
   schemas: string[];
-  serverPid: number;
+  /** The server process's pid (a new one after `startServer`). */
+  readonly serverPid: number;
   /** The temp folder with PostgreSQL's data, the server's config and server.log. */
   dir: string;
+  /** `kill -9` of the server's process group, as a crash would end it; resolves once it has exited. */
+  killServer(): Promise<void>;
+  /**
+   * Starts the server again (after `killServer`) on the same config, ports and PostgreSQL; resolves
+   * once all four services of the new process have joined the ring and the frontend serves `default`.
+   */
+  startServer(): Promise<void>;
+  /**
+   * Restarts PostgreSQL under the running server (`fast`: `pg_ctl restart -m fast`; `kill`:
+   * `kill -9` of the postmaster, then a start with crash recovery); resolves once it accepts
+   * connections. The server is left to reconnect by itself.
+   */
+  restartPostgres(mode: PostgresRestartMode): Promise<void>;
   /** Stops the server, then PostgreSQL, then removes the folder; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -61,13 +75,32 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     await createDefaultNamespace(config.frontendAddress, server);
     log('namespace: default registered and served');
     log(`addresses: frontend ${config.frontendAddress}, postgres 127.0.0.1:${postgres.port}, server log ${server.logFile}`);
+    const started = { postgres, config, binary: binaries.server };
     return {
       address: config.frontendAddress,
       namespace: 'default',
       postgresPort: postgres.port,
       schemas,
-      serverPid: server.pid,
+      get serverPid() {
+        return server?.pid ?? -1;
+      },
       dir,
+      killServer: async () => {
+        await server?.kill9();
+      },
+      startServer: async () => {
+        if (server && !server.hasExited()) throw new Error(`the Temporal server (pid ${server.pid}) is still running`);
+        const at = Date.now();
+        server = startServerProcess(started.binary, dir, started.config);
+        await waitForServices(started.postgres, server, 60_000, at);
+        await createDefaultNamespace(started.config.frontendAddress, server);
+        log(`server started again (pid ${server.pid}) in ${((Date.now() - at) / 1000).toFixed(1)} s`);
+      },
+      restartPostgres: async (mode) => {
+        const at = Date.now();
+        await started.postgres.restart(mode);
+        log(`postgres restarted (${mode === 'fast' ? 'pg_ctl restart -m fast' : 'kill -9 of the postmaster, then start'}) in ${((Date.now() - at) / 1000).toFixed(1)} s`);
+      },
       stop,
     };
   } catch (err) {

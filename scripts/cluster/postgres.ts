@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { freePort } from '../../src/temporal/free-port';
 
@@ -24,9 +25,18 @@ export interface Postgres {
   dataDir: string;
   /** Runs one SQL statement with psql over TCP as PG_USER; returns the result rows, `|`-separated. */
   query(db: string, sql: string): Promise<string[]>;
+  /**
+   * Restarts it on the same data folder and port: `fast` is `pg_ctl restart -m fast` (sessions
+   * ended, a checkpoint, a clean start); `kill` is `kill -9` of the postmaster, then a start, which
+   * runs crash recovery from the WAL. Resolves once it accepts connections again.
+   */
+  restart(mode: PostgresRestartMode): Promise<void>;
   /** Fast shutdown; safe to call twice. */
   stop(): Promise<void>;
 }
+
+/** How `Postgres.restart` brings the server down. */
+export type PostgresRestartMode = 'fast' | 'kill';
 
 /** The newest `/usr/lib/postgresql/<version>/bin`, where Debian puts initdb and pg_ctl. */
 function findPgBin(): { bin: string; version: string } {
@@ -40,7 +50,7 @@ function findPgBin(): { bin: string; version: string } {
 }
 
 /** Runs a PostgreSQL server command, as `postgres` when we are root. */
-async function asPostgres(command: string, args: string[]): Promise<void> {
+async function asPostgres(command: string, args: readonly string[]): Promise<void> {
   const [file, argv] = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
   try {
     await run(file, argv);
@@ -75,7 +85,8 @@ export async function startPostgres(dir: string): Promise<Postgres> {
   // TCP on loopback only, and the socket in our folder, not /var/run/postgresql.
   const serverOptions = `-c listen_addresses=127.0.0.1 -p ${port} -c unix_socket_directories=${pgDir}`;
   const pgCtl = path.join(bin, 'pg_ctl');
-  await asPostgres(pgCtl, ['-D', dataDir, '-l', path.join(pgDir, 'postgres.log'), '-o', serverOptions, '-w', 'start']);
+  const startArgs = ['-D', dataDir, '-l', path.join(pgDir, 'postgres.log'), '-o', serverOptions, '-w'];
+  await asPostgres(pgCtl, [...startArgs, 'start']);
   let stopped: Promise<void> | undefined;
   return {
     port,
@@ -86,6 +97,48 @@ export async function startPostgres(dir: string): Promise<Postgres> {
       const { stdout } = await run(path.join(bin, 'psql'), args, { env: { ...process.env, PGPASSWORD: PG_PASSWORD } });
       return stdout.split('\n').filter((line) => line !== '');
     },
+    restart: async (mode) => {
+      if (mode === 'fast') return asPostgres(pgCtl, [...startArgs, '-m', 'fast', 'restart']);
+      await killPostmaster(dataDir);
+      await startAfterKill(() => asPostgres(pgCtl, [...startArgs, 'start']));
+    },
     stop: () => (stopped ??= asPostgres(pgCtl, ['-D', dataDir, '-m', 'fast', '-w', 'stop'])),
   };
+}
+
+/** Whether `pid` still runs: a zombie (killed, not yet reaped by whoever adopted it) does not. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = fs.existsSync(`/proc/${pid}/stat`) ? fs.readFileSync(`/proc/${pid}/stat`, 'utf8') : '';
+  return !/\) Z /.test(stat);
+}
+
+/** `kill -9` of the postmaster (the first line of postmaster.pid); resolves once it is gone. */
+async function killPostmaster(dataDir: string): Promise<void> {
+  const pid = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`postmaster.pid in ${dataDir} names no pid`);
+  process.kill(pid, 'SIGKILL');
+  while (alive(pid)) await sleep(20);
+}
+
+/**
+ * Starts PostgreSQL after its postmaster was killed: its backends notice the postmaster's death and
+ * exit on their own, but until the last one has, the old shared memory is still attached and a
+ * new postmaster refuses to start, so the start is retried for a while.
+ */
+async function startAfterKill(start: () => Promise<void>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await start();
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await sleep(250);
+    }
+  }
 }

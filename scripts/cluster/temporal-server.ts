@@ -23,6 +23,8 @@ export interface ServerProcess {
   hasExited(): boolean;
   /** SIGTERM to its process group, SIGKILL after 15 s; safe to call twice. */
   stop(): Promise<void>;
+  /** `kill -9` of its process group, as a crash would end it; resolves once it has exited. */
+  kill9(): Promise<void>;
 }
 
 function lastLines(file: string, n: number): string {
@@ -59,6 +61,11 @@ export function startServerProcess(serverBinary: string, dir: string, config: Se
         await exited;
         clearTimeout(timer);
       })()),
+    kill9: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      signal('SIGKILL');
+      await exited;
+    },
   };
 }
 
@@ -67,12 +74,16 @@ const ROLE_NAMES: Record<string, string> = { '1': 'frontend', '2': 'history', '3
 
 /**
  * Waits until every service has joined the membership ring, as the server itself records it in
- * PostgreSQL (cluster_membership), and returns the live roles by name.
+ * PostgreSQL (cluster_membership), and returns the live roles by name. With `sinceMs`, only
+ * sessions started since then count: after a crash, the dead process's rows stay live until they expire.
  */
-export async function waitForServices(postgres: Postgres, server: ServerProcess, timeoutMs = 60_000): Promise<string[]> {
+export async function waitForServices(postgres: Postgres, server: ServerProcess, timeoutMs = 60_000, sinceMs = 0): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;
+  // The columns are TIMESTAMP without a time zone, written in UTC.
+  const since = `(to_timestamp(${Math.floor(sinceMs / 1000)}) AT TIME ZONE 'UTC')`;
   for (;;) {
-    const rows = await postgres.query('temporal', 'SELECT DISTINCT role FROM cluster_membership WHERE record_expiry > now() ORDER BY role');
+    const sql = `SELECT DISTINCT role FROM cluster_membership WHERE record_expiry > now() AND session_start >= ${since} ORDER BY role`;
+    const rows = await postgres.query('temporal', sql);
     const roles = rows.map((role) => ROLE_NAMES[role] ?? `role ${role}`);
     if (SERVICES.every((s) => roles.includes(s))) return roles;
     if (server.hasExited()) throw new Error(`the Temporal server exited during start-up; server log:\n${lastLines(server.logFile, 5)}`);
