@@ -3,10 +3,11 @@
  * runbook of docs/upgrades.md and its own `temporal worker deployment` commands.
  *
  * Version A (this build) runs 20 conversations in the middle of tool rounds (slow calls of the lab
- * server), some waiting for an approval. Version B is built from this source with a real workflow
- * change (test/fixtures/version-b.patch: the tool catalogue is listed again before each later round
- * of a turn, one more activity per round), in a copy of the tree with its own dist/; the test first
- * shows that an A history does not replay on B's bundle. B's workers are deployed beside A's, ramped,
+ * server), some waiting for an approval. Version B is this build with a real workflow change
+ * (test/fixtures/version-b.patch: the tool catalogue is listed again before each later round of a
+ * turn, one more activity per round) applied to a copy, its workflows compiled and bundled there
+ * (test/support/patched-build.ts); an A history fails to replay on B's bundle, so without versioning
+ * the upgrade would break the conversations. B's workers are deployed beside A's, ramped,
  * made current; the approvals are given; the conversations finish their turn on A (pinned), move to B
  * by continue-as-new, and A drains and is stopped. Every conversation's next turn runs on B, new
  * conversations start on B, and every transcript is exact, with no non-determinism anywhere.
@@ -28,7 +29,7 @@ import type { MessageParam } from '../../src/conversation/types';
 import { dataConverter } from '../../src/temporal/data-converter';
 import { WORKFLOW_BUNDLE_FILE } from '../../src/worker/workflow-bundle';
 import { messagesQuery, statusQuery } from '../../src/workflows/definitions';
-import { buildPatchedCopy } from '../support/patched-build';
+import { buildPatchedWorkflows } from '../support/patched-build';
 import { pollUntil } from '../support/poll-until';
 import { REPO_ROOT, tsServer } from '../support/repo';
 import { runningOnQuery, temporalCliAt, versionOf, type TemporalCli } from '../support/worker-deployment';
@@ -36,18 +37,27 @@ import { spawnWorkerProcess, waitForLine, writeMcpConfig, type WorkerProcess } f
 
 /** Conversations running on A when B is deployed. */
 const CONVERSATIONS = 20;
-/** Conversations 1..APPROVALS wait for an approval in their first turn; the others run ROUNDS slow rounds. */
+/** Conversations 1..APPROVALS wait for an approval in their first turn's second round; the others run ROUNDS slow rounds. */
 const APPROVALS = 6;
 const ROUNDS = 3;
-/** A first-turn tool call: long enough that every first turn is still running when B becomes current. */
-const TOOL_MS = 12_000;
-/** A tool call of a later turn, or of a new conversation. */
+/**
+ * A first-turn tool call: long enough that every first turn is still running when B becomes current
+ * (B's deploy and ramp took 8–15 s on a loaded 2-core machine), and short enough that the drain ends
+ * well within the server's 3-min drainage grace period the test waits for anyway.
+ */
+const TOOL_MS = 20_000;
+/** A tool call of a later turn, of a new conversation, or before an approval. */
 const SHORT_MS = 300;
 /** Conversations started once B is current. */
 const NEW_CONVERSATIONS = 2;
 const WORKERS_PER_VERSION = 2;
 const MODEL = 'claude-sonnet-4-6';
 const PATCH = path.join(REPO_ROOT, 'test/fixtures/version-b.patch');
+/**
+ * The server's first drainage check of a version that stopped being current comes this long after
+ * (its default `matching.wv.VersionDrainageStatusVisibilityGracePeriod`); then every 3 min.
+ */
+const DRAINAGE_GRACE_MS = 3 * 60_000;
 /** The two build ids of the one deployment. */
 const A = 'a';
 const B = 'b';
@@ -58,6 +68,7 @@ function fact(line: string): void {
 }
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(1);
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 /** One tool call of a turn's plan, and what it answers. */
 interface ToolStep {
@@ -76,7 +87,7 @@ const echo = (c: number, turn: number, round: number, ms: number): ToolStep => {
 function plan(c: number, turn: number): ToolStep[] {
   if (turn === 1 && c <= APPROVALS) {
     // The second round's `add` needs the user's yes (mcp.json toolApproval: ask).
-    return [echo(c, 1, 1, TOOL_MS), { id: `toolu_c${c}_t1_r2`, name: 'add', input: { a: c, b: 100 }, result: String(c + 100) }];
+    return [echo(c, 1, 1, SHORT_MS), { id: `toolu_c${c}_t1_r2`, name: 'add', input: { a: c, b: 100 }, result: String(c + 100) }];
   }
   if (turn === 1 && c <= CONVERSATIONS) return Array.from({ length: ROUNDS }, (_, i) => echo(c, 1, i + 1, TOOL_MS));
   return [echo(c, turn, 1, SHORT_MS)];
@@ -128,6 +139,17 @@ function started(logFile: string): string[] {
   return lines.filter((l) => l.startsWith('start ')).map((l) => l.slice(6));
 }
 
+/** What the runbook's `temporal worker deployment describe --output json` says, in part. */
+interface DeploymentDescription {
+  routingConfig: { currentVersionBuildID?: string; rampingVersionBuildID?: string; rampingVersionPercentage?: number };
+  versionSummaries: Array<{ BuildID: string; drainageStatus?: string }>;
+}
+
+/** The deployment's routing in a few words: `current a, ramping b at 25%`. */
+function routingText({ routingConfig: r }: DeploymentDescription): string {
+  return `current ${r.currentVersionBuildID ?? '-'}${r.rampingVersionBuildID ? `, ramping ${r.rampingVersionBuildID} at ${r.rampingVersionPercentage ?? 0}%` : ', no ramp'}`;
+}
+
 /** One run of a conversation, as the server recorded it. */
 interface RecordedRun {
   runId: string;
@@ -175,26 +197,24 @@ describe('rolling upgrade on the Postgres-backed cluster', () => {
   let cluster: Cluster | undefined;
   let fake: FakeMessagesApi | undefined;
   let connection: Connection | undefined;
-  let rootB = '';
+  /** B's build, begun with the cluster's start. */
+  let buildingB: Promise<string> | undefined;
   const workers: WorkerProcess[] = [];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-upgrade-test-'));
 
   beforeAll(async () => {
     const began = Date.now();
-    // B's build and the cluster's start side by side: each takes tens of seconds.
-    const building = buildPatchedCopy(PATCH, path.join(dir, 'version-b')).then((root) => {
-      fact(`version B built from this tree + test/fixtures/version-b.patch in ${seconds(Date.now() - began)} s (its own dist/ in ${root})`);
+    // B's build runs beside the cluster's start.
+    buildingB = buildPatchedWorkflows(PATCH, path.join(dir, 'version-b')).then((root) => {
+      fact(`version B: this build + test/fixtures/version-b.patch, its workflows compiled and bundled in ${seconds(Date.now() - began)} s (${root}/dist/${WORKFLOW_BUNDLE_FILE})`);
       return root;
     });
+    buildingB.catch(() => undefined); // awaited (and its failure reported) by the test
     // Up to 20 minutes: on a fresh machine this builds the server with Go first.
-    const [startedCluster, builtB] = await Promise.allSettled([startCluster({ log: fact }), building]);
-    if (startedCluster.status === 'fulfilled') cluster = startedCluster.value;
-    if (builtB.status === 'rejected') throw builtB.reason;
-    if (startedCluster.status === 'rejected') throw startedCluster.reason;
-    rootB = builtB.value;
+    cluster = await startCluster({ log: fact });
     fact(`cluster started in ${seconds(Date.now() - began)} s`);
     fake = await startFakeMessagesApi({ mode: 'scripted' });
-    connection = await Connection.connect({ address: cluster!.address });
+    connection = await Connection.connect({ address: cluster.address });
   }, 20 * 60_000);
 
   afterAll(async () => {
@@ -202,11 +222,12 @@ describe('rolling upgrade on the Postgres-backed cluster', () => {
     await connection?.close();
     await fake?.close();
     await cluster?.stop();
+    await buildingB?.catch(() => undefined); // not removed from under a build still running
     fs.rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+  }, 3 * 60_000);
 
   test('A → B under load: 20 conversations mid-turn, approvals, ramp, drain; every transcript exact, new turns on B', async () => {
-    if (!cluster || !fake || !connection) throw new Error('cluster not started');
+    if (!cluster || !fake || !connection || !buildingB) throw new Error('cluster not started');
     const client = new Client({ connection, dataConverter });
     const temporalCli: TemporalCli = temporalCliAt(cluster.address);
     const taskQueue = `upgrade-${randomUUID()}`;
@@ -237,8 +258,8 @@ describe('rolling upgrade on the Postgres-backed cluster', () => {
       );
     const describeVersion = async (buildId: string): Promise<Record<string, unknown>> =>
       JSON.parse(await temporalCli('worker', 'deployment', 'describe-version', '--deployment-name', deployment, '--build-id', buildId, '--output', 'json')) as Record<string, unknown>;
-    const describeDeployment = async (): Promise<{ routingConfig: Record<string, unknown>; versionSummaries: Array<{ BuildID: string; drainageStatus?: string; status?: string }> }> =>
-      JSON.parse(await temporalCli('worker', 'deployment', 'describe', '--name', deployment, '--output', 'json')) as never;
+    const describeDeployment = async (): Promise<DeploymentDescription> =>
+      JSON.parse(await temporalCli('worker', 'deployment', 'describe', '--name', deployment, '--output', 'json')) as DeploymentDescription;
     const countOn = async (buildId: string): Promise<number> => {
       const out = JSON.parse(await temporalCli('workflow', 'count', '--query', runningOnQuery(deployment, buildId), '--output', 'json')) as { count?: string | number };
       return Number(out.count ?? 0);
@@ -251,22 +272,35 @@ describe('rolling upgrade on the Postgres-backed cluster', () => {
     );
     fact(`version A (${deployment}:${A}, this build): workers pids ${workersA.map((w) => w.pid).join(' and ')}, the deployment's first version, current`);
 
+    // B built before A's conversations start: their first turns are timed to outlast B's deploy, not its build.
+    const rootB = await buildingB;
+
     // 20 conversations on A, each into its first turn's tool rounds.
     const ids: string[] = [];
     for (let c = 1; c <= CONVERSATIONS; c++) {
       const { id } = await startConversation(target, userText(c, 1), { id: `upgrade-${c}-${randomUUID()}`, conversation: {}, defaultModel: MODEL });
       ids.push(id);
     }
+    const approvalIds = ids.slice(0, APPROVALS);
+    const waitingIds = async (): Promise<string[]> => {
+      const waiting = await Promise.all(approvalIds.map(async (id) => ((await client.workflow.getHandle(id).query(statusQuery)).pendingApprovals.length > 0 ? [id] : [])));
+      return waiting.flat();
+    };
     await pollUntil('every conversation to start a tool call on A', () => (labLogs[A]!.flatMap(started).length >= CONVERSATIONS ? true : undefined), 120_000);
+    await pollUntil('the approval conversations to wait for approval', async () => ((await waitingIds()).length === APPROVALS ? true : undefined), 60_000);
     for (const id of ids) expect(await versionOf(client, id)).toMatchObject({ buildId: A, behavior: 'PINNED' });
-    fact(`${CONVERSATIONS} conversations started on A, pinned; each has a slow_echo (${seconds(TOOL_MS)} s) started; ${APPROVALS} of them will then wait for an approval of add`);
+    fact(
+      `${CONVERSATIONS} conversations started on A, pinned: ${CONVERSATIONS - APPROVALS} in a slow_echo (${seconds(TOOL_MS)} s, ${ROUNDS} rounds), ` +
+        `${APPROVALS} waiting for an approval of add after a first round`,
+    );
 
     // Deploy B: its own build, beside A; it polls and takes nothing yet.
     const deployedAt = Date.now();
     const workersB = await startVersion(B, rootB);
     await Promise.all(workersB.map((w) => waitForLine(w, new RegExp(`Worker deployment ${deployment}:${B}: not current`))));
     const versionB = await describeVersion(B);
-    fact(`version B (${deployment}:${B}, the patched build) deployed: workers pids ${workersB.map((w) => w.pid).join(' and ')}, not current; describe-version: ${JSON.stringify(versionB).slice(0, 300)}`);
+    const taskQueues = Object.entries(versionB).find(([key]) => /taskqueue/i.test(key))?.[1];
+    fact(`version B (${deployment}:${B}, the patched build) deployed: workers pids ${workersB.map((w) => w.pid).join(' and ')}, not current; describe-version B's task queues: ${JSON.stringify(taskQueues ?? null)}`);
 
     // Ramp: the server accepts it once B's pollers have registered A's task queues.
     let tries = 0;
@@ -278,16 +312,16 @@ describe('rolling upgrade on the Postgres-backed cluster', () => {
       },
       60_000,
     );
-    fact(`ramp: set-ramping-version --build-id ${B} --percentage 25 accepted (${tries} tries); routing ${JSON.stringify((await describeDeployment()).routingConfig)}`);
+    fact(`ramp: set-ramping-version --build-id ${B} --percentage 25 accepted (${tries} tries); routing: ${routingText(await describeDeployment())}`);
 
     await temporalCli('worker', 'deployment', 'set-current-version', '--deployment-name', deployment, '--build-id', B, '--yes');
     const currentAt = Date.now();
     const statuses = await Promise.all(ids.map((id) => client.workflow.getHandle(id).query(statusQuery)));
     const midTurn = statuses.filter((s) => s.currentTurn !== null && s.turnsCompleted === 0).length;
     const waiting = statuses.filter((s) => s.pendingApprovals.length > 0).length;
-    const routing = (await describeDeployment()).routingConfig;
+    const routing = routingText(await describeDeployment());
     fact(
-      `current: set-current-version --build-id ${B}, ${seconds(currentAt - deployedAt)} s after B's deploy; routing ${JSON.stringify(routing)}; ` +
+      `current: set-current-version --build-id ${B}, ${seconds(currentAt - deployedAt)} s after B's deploy; routing: ${routing}; ` +
         `${midTurn}/${CONVERSATIONS} conversations mid-turn on A (${waiting} waiting for an approval)`,
     );
     expect(midTurn).toBe(CONVERSATIONS);
@@ -304,17 +338,21 @@ describe('rolling upgrade on the Postgres-backed cluster', () => {
     fact(`checkVersion batch signal sent to ${runningOnQuery(deployment, A)}`);
 
     // The approvals, given now that B is current: those turns go on, on A.
-    const approvalIds = ids.slice(0, APPROVALS);
-    for (const id of approvalIds) {
-      await pollUntil('the add call to wait for approval', async () => ((await client.workflow.getHandle(id).query(statusQuery)).pendingApprovals.length > 0 ? true : undefined), 60_000);
-      await conversations.approve(id);
-    }
+    expect(await waitingIds()).toEqual(approvalIds);
+    for (const id of approvalIds) await conversations.approve(id);
     fact(`${APPROVALS} approvals given after B became current`);
 
     // Drain: nothing runs on A any more (the runbook's count), then A's workers stop.
-    const drainedIn = await pollUntil('A to drain', async () => ((await countOn(A)) === 0 ? Date.now() - currentAt : undefined), 180_000);
-    const drainage = (await describeVersion(A)) as { drainageInfo?: unknown; DrainageInfo?: unknown };
-    fact(`A drained ${seconds(drainedIn)} s after B became current: temporal workflow count --query '${runningOnQuery(deployment, A)}' = 0; describe-version A's drainage info: ${JSON.stringify(drainage.drainageInfo ?? drainage.DrainageInfo ?? null)}`);
+    const drainedIn = await pollUntil(
+      'A to drain',
+      async () => {
+        await sleep(500);
+        return (await countOn(A)) === 0 ? Date.now() - currentAt : undefined;
+      },
+      180_000,
+    );
+    const drainage = (await describeVersion(A)) as { drainageInfo?: { drainageStatus?: string } };
+    fact(`A drained ${seconds(drainedIn)} s after B became current: temporal workflow count --query '${runningOnQuery(deployment, A)}' = 0; describe-version A's drainageStatus: ${drainage.drainageInfo?.drainageStatus ?? '?'}`);
     for (const worker of workersA) await worker.stop();
     fact(`A's workers stopped (SIGTERM): pids ${workersA.map((w) => w.pid).join(' and ')}`);
 
@@ -380,13 +418,29 @@ describe('rolling upgrade on the Postgres-backed cluster', () => {
     const sample = firstRuns[APPROVALS]!;
     const replay = (root: string, name: string): Promise<void> =>
       Worker.runReplayHistory({ workflowBundle: { codePath: path.join(root, 'dist', WORKFLOW_BUNDLE_FILE) }, dataConverter, replayName: name }, sample.run.history, sample.id);
-    await expect(replay(rootB, 'a-history-on-b')).rejects.toThrow(DeterminismViolationError);
+    const replayOnB = replay(rootB, 'a-history-on-b');
+    await expect(replayOnB).rejects.toThrow(DeterminismViolationError);
+    // At the first round B adds: where A called Claude, B lists the tools first.
+    await expect(replayOnB).rejects.toThrow(/scheduled event 'callClaude' does not match activity type of activity command 'listTools'/);
     await replay(REPO_ROOT, 'a-history-on-a');
-    fact(`replay of A's run ${sample.run.runId} (3 tool rounds): on B's bundle DeterminismViolationError, on A's bundle fine`);
+    fact(`replay of A's run ${sample.run.runId} (3 tool rounds): on B's bundle DeterminismViolationError (callClaude in the history, listTools from B), on A's bundle fine`);
+
+    // The server's own drainage status (the runbook's `describe`): it first looks once the grace period has passed.
+    await sleep(currentAt + DRAINAGE_GRACE_MS - 10_000 - Date.now());
+    const reported = await pollUntil(
+      'the server to report A drained',
+      async () => {
+        await sleep(2000); // one CLI process every 2 s, not every 200 ms
+        const info = ((await describeVersion(A)) as { drainageInfo?: { drainageStatus?: string } }).drainageInfo;
+        return info?.drainageStatus === 'drained' ? Date.now() - currentAt : undefined;
+      },
+      currentAt + 5 * 60_000 - Date.now(),
+    );
+    fact(`describe-version A: drainageStatus drained, ${seconds(reported)} s after B became current; describe: ${(await describeDeployment()).versionSummaries.map((v) => `${v.BuildID} ${v.drainageStatus ?? ''}`).join(', ')}`);
 
     fact(
       `${exact - NEW_CONVERSATIONS}/${CONVERSATIONS} conversations exact across the upgrade (+${NEW_CONVERSATIONS}/${NEW_CONVERSATIONS} new ones on B); ` +
-        `A drained in ${seconds(drainedIn)} s after B became current; 0 non-determinism errors in ${runsChecked} runs`,
+        `A drained in ${seconds(drainedIn)} s after B became current (the server said so after ${seconds(reported)} s); 0 non-determinism errors in ${runsChecked} runs`,
     );
   }, 10 * 60_000);
 });
