@@ -11,24 +11,21 @@
 import { Client, Connection } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { startFakeMessagesApi, type FakeMessagesApi, type ScriptStep } from '../../src/testing';
 import { ConversationClient } from '../../src/client/conversation-client';
 import { dataConverter } from '../../src/temporal/data-converter';
-import { findTemporalCli } from '../../src/temporal/find-temporal-cli';
 import { WORKFLOW_BUNDLE_FILE } from '../../src/worker/workflow-bundle';
 import { messagesQuery } from '../../src/workflows/definitions';
 import type { McpServerConfig } from '../../src/mcp/config';
 import { REPO_ROOT, tsServer } from '../support/repo';
 import { temporalAddress } from '../support/test-worker';
+import { runningOn, runningOnQuery, temporalCliAt, versionOf, type RunVersion } from '../support/worker-deployment';
 import { spawnWorkerProcess, writeMcpConfig, type WorkerProcess } from '../support/worker-process';
 
-const run = promisify(execFile);
 /** The bundle the worker processes ran (dist/, built before integration tests). */
 const BUNDLE_PATH = path.join(REPO_ROOT, 'dist', WORKFLOW_BUNDLE_FILE);
 const endTurn = (text: string): ScriptStep => ({ kind: 'message', content: [{ type: 'text', text }], stop_reason: 'end_turn' });
@@ -55,12 +52,7 @@ describe('worker versioning', () => {
   let conversations: ConversationClient;
   const workers: WorkerProcess[] = [];
 
-  const temporalCli = async (...args: string[]): Promise<string> => {
-    const cli = findTemporalCli();
-    if (!cli) throw new Error('no Temporal CLI (npm run setup)');
-    const { stdout } = await run(cli.path, [...args, '--address', temporalAddress()]);
-    return stdout;
-  };
+  const temporalCli = temporalCliAt(temporalAddress());
   const startWorker = async (buildId: string): Promise<WorkerProcess> => {
     const worker = await spawnWorkerProcess({
       address: temporalAddress(),
@@ -73,14 +65,7 @@ describe('worker versioning', () => {
     return worker;
   };
   /** The latest run of a conversation: its id and the version it is pinned to. */
-  const pinning = async (id: string): Promise<{ runId: string; buildId: string | undefined; behavior: string | undefined }> => {
-    const described = await client.workflow.getHandle(id).describe();
-    const info = described.raw.workflowExecutionInfo?.versioningInfo;
-    const behaviors: Record<number, string> = { 1: 'PINNED', 2: 'AUTO_UPGRADE' };
-    return { runId: described.runId, buildId: info?.deploymentVersion?.buildId ?? undefined, behavior: behaviors[Number(info?.behavior ?? 0)] };
-  };
-  const runningOn = async (buildId: string): Promise<number> =>
-    (await client.workflow.count(`TemporalWorkerDeploymentVersion = "${deploymentName}:${buildId}" AND ExecutionStatus = "Running" AND TaskQueue = "${taskQueue}"`)).count;
+  const pinning = (id: string): Promise<RunVersion> => versionOf(client, id);
 
   beforeAll(async () => {
     fake = await startFakeMessagesApi({ mode: 'scripted' });
@@ -129,7 +114,7 @@ describe('worker versioning', () => {
 
     // Both conversations are told; the idle one moves now, with its messages whole.
     // The runbook's batch signal to every conversation still running on a.
-    await temporalCli('workflow', 'signal', '--name', 'checkVersion', '--query', `TemporalWorkerDeploymentVersion = "${deploymentName}:a" AND ExecutionStatus = "Running"`, '--yes');
+    await temporalCli('workflow', 'signal', '--name', 'checkVersion', '--query', runningOnQuery(deploymentName, 'a'), '--yes');
     const moved = await until(async () => {
       const now = await pinning(idle.id);
       return now.runId !== idleBefore.runId && now.buildId === 'b' ? now : undefined;
@@ -155,8 +140,8 @@ describe('worker versioning', () => {
     const second = await conversations.send(idle.id, 'again');
     expect(second.status).toBe('completed');
     expect((await pinning(idle.id)).buildId).toBe('b');
-    await until(async () => ((await runningOn('a')) === 0 ? true : undefined), 'no conversation running on a');
-    expect(await runningOn('b')).toBe(3);
+    await until(async () => ((await runningOn(client, deploymentName, 'a', taskQueue)) === 0 ? true : undefined), 'no conversation running on a');
+    expect(await runningOn(client, deploymentName, 'b', taskQueue)).toBe(3);
     await a.stop();
 
     // The runs that moved (each ended by continue-as-new) replay with this code: the move is deterministic.

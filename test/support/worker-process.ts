@@ -25,14 +25,15 @@ export interface WorkerProcess {
   exited: Promise<number | null>;
 }
 
-/** Writes an mcp.json for `servers` in a temp dir and returns its path. */
+/** Writes an mcp.json for `servers` (with their tool approval settings) in a temp dir and returns its path. */
 export function writeMcpConfig(servers: McpServerConfig[]): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-config-'));
   const mcpServers = Object.fromEntries(
     servers.map((s) => {
       const timeout = s.timeoutMs ? { timeoutMs: s.timeoutMs } : {};
-      if (s.transport !== 'stdio') return [s.name, { type: s.transport, url: s.url, headers: s.headers, ...timeout }];
-      return [s.name, { command: s.command, args: s.args, env: s.env, ...(s.cwd ? { cwd: s.cwd } : {}), ...timeout }];
+      const approval = { ...(s.approval ? { approval: s.approval } : {}), ...(s.toolApproval ? { toolApproval: s.toolApproval } : {}) };
+      if (s.transport !== 'stdio') return [s.name, { type: s.transport, url: s.url, headers: s.headers, ...timeout, ...approval }];
+      return [s.name, { command: s.command, args: s.args, env: s.env, ...(s.cwd ? { cwd: s.cwd } : {}), ...timeout, ...approval }];
     }),
   );
   const file = path.join(dir, 'mcp.json');
