@@ -7,14 +7,15 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { projectCacheRoot } from '../../src/temporal/cli-cache';
+import { composeTemporalVersion } from './server-config';
 
 /**
- * The server version: 1.32.1 by default, the first tried that moves a pinned conversation to a new
- * worker deployment version on continue-as-new (1.29.1 does not; docs/upgrades.md). 1.32.2 needs a
- * newer Go than this machine's 1.26.8. docker-compose.yml pins 1.31.2; see docs/cluster.md.
- * `MCP_HOST_CLUSTER_SERVER_VERSION` picks another, built on first use.
+ * The server version: docker-compose.yml's (1.32.1 since 2026-12-07, the first tried that moves a
+ * pinned conversation to a new worker deployment version on continue-as-new; 1.29.1 does not,
+ * docs/upgrades.md; 1.32.2 needs a newer Go than this machine's 1.26.8), so the cluster proves
+ * what compose runs. `MCP_HOST_CLUSTER_SERVER_VERSION` picks another, built on first use.
  */
-export const TEMPORAL_SERVER_VERSION = process.env.MCP_HOST_CLUSTER_SERVER_VERSION ?? '1.32.1';
+export const TEMPORAL_SERVER_VERSION = process.env.MCP_HOST_CLUSTER_SERVER_VERSION ?? composeTemporalVersion();
 
 const MODULE = 'go.temporal.io/server';
 

@@ -34,6 +34,20 @@ export function composeDynamicConfig(compose: string = fs.readFileSync(COMPOSE_F
   return `${body.map((line) => line.slice(indent)).join('\n')}\n`;
 }
 
+/**
+ * The Temporal version docker-compose.yml runs (the default of its `TEMPORAL_VERSION`, which every
+ * `temporalio/server` and `admin-tools` image line uses), so the cluster builds the release the
+ * compose file promises. Refused unless every such line agrees.
+ */
+export function composeTemporalVersion(compose: string = fs.readFileSync(COMPOSE_FILE, 'utf8')): string {
+  const versions = [...compose.matchAll(/image: temporalio\/(?:server|admin-tools):\$\{TEMPORAL_VERSION:-([0-9][0-9A-Za-z.+-]*)\}/g)].map((m) => m[1]!);
+  const distinct = [...new Set(versions)];
+  if (distinct.length !== 1) {
+    throw new Error(`docker-compose.yml: expected one TEMPORAL_VERSION default on its temporalio/server and admin-tools images, found ${distinct.length === 0 ? 'none' : distinct.join(', ')}`);
+  }
+  return distinct[0]!;
+}
+
 const FRONTEND_GRPC = 'grpcPort: 7233';
 /** The other gRPC ports, frontend's HTTP API, pprof. */
 const OTHER_PORTS = ['httpPort: 7243', 'grpcPort: 7234', 'grpcPort: 7235', 'grpcPort: 7239', 'port: 7936'];

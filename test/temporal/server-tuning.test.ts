@@ -1,4 +1,4 @@
-import { composeDynamicConfig } from '../../scripts/cluster/server-config';
+import { composeDynamicConfig, composeTemporalVersion } from '../../scripts/cluster/server-config';
 import { devServerTuningArgs, SERVER_TUNING, serverTuningYaml } from '../../src/temporal/server-tuning';
 
 describe('server tuning', () => {
@@ -20,5 +20,13 @@ describe('server tuning', () => {
 
   test('a compose file without the heredoc is refused, naming what is missing', () => {
     expect(() => composeDynamicConfig('services: {}\n')).toThrow(/no dynamic config heredoc/);
+  });
+
+  test("the cluster builds docker-compose.yml's Temporal version, and a compose file whose images disagree is refused", () => {
+    expect(composeTemporalVersion()).toBe('1.32.1');
+    const image = (name: string, version: string): string => `    image: temporalio/${name}:\${TEMPORAL_VERSION:-${version}}\n`;
+    expect(composeTemporalVersion(image('admin-tools', '1.30.0') + image('server', '1.30.0'))).toBe('1.30.0');
+    expect(() => composeTemporalVersion(image('admin-tools', '1.31.2') + image('server', '1.32.1'))).toThrow(/found 1\.31\.2, 1\.32\.1/);
+    expect(() => composeTemporalVersion('services: {}\n')).toThrow(/found none/);
   });
 });
