@@ -19,7 +19,7 @@
  * lease held too long, is `mcp.oauth_store_unavailable` (retried); no encryption key, an object that
  * does not open, is `mcp.oauth_store_invalid` (not retried). No message holds a token.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { OAuthStoreError } from '../../errors/oauth-store-error';
 import { ENCRYPTION_ENV, type EncryptionKey, type EncryptionKeyring } from '../../temporal/encryption-keys';
@@ -33,6 +33,9 @@ const S3_CONNECT_TIMEOUT_MS = 5_000;
 const S3_REQUEST_TIMEOUT_MS = 10_000;
 /** How long `update` keeps losing compare-and-swap races before it gives up (retryably). */
 const UPDATE_WAIT_MS = 15_000;
+/** How many times a read is made when its body and checksum or ETag disagree (see `read`), and how far apart. */
+const CONSISTENT_READ_ATTEMPTS = 8;
+const CONSISTENT_READ_GAP_MS = 20;
 /** How often a waiter looks at a held lease again (with jitter). */
 const LEASE_POLL_MS = 50;
 
@@ -52,6 +55,8 @@ const describeError = (err: unknown): string => {
   const status = statusOf(err);
   return `${e?.name ?? 'Error'}${status !== undefined ? ` (HTTP ${status})` : ''}: ${e?.message ?? String(err)}`;
 };
+/** A single-part PUT's ETag on most S3 servers: the body's MD5 in quotes. */
+const md5Etag = (body: string): string => `"${createHash('md5').update(body, 'utf8').digest('hex')}"`;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const jitter = (ms: number): number => ms / 2 + Math.random() * ms;
 
@@ -71,6 +76,8 @@ interface LeaseBody {
 export class S3OAuthStore implements OAuthStore {
   private client: S3Client | undefined;
   private readonly key: EncryptionKey;
+  /** Whether the server's ETags are the MD5 of the body (see `read`); undefined until seen. */
+  private etagsAreMd5: boolean | undefined;
 
   /**
    * @throws OAuthStoreError (`mcp.oauth_store_invalid`) without a current encryption key: the S3 store never holds a token in clear.
@@ -175,13 +182,37 @@ export class S3OAuthStore implements OAuthStore {
     return openEntry(body, this.keyring, key, `s3://${this.setting.bucket}/${key}`);
   }
 
-  /** The object at `key`, or undefined when there is none. */
+  /**
+   * The object at `key`, or undefined when there is none, its body and ETag read consistently: an
+   * S3-compatible server that keeps them apart (Versity Gateway's posix backend) can answer a read
+   * racing a write with the checksum or ETag of one version and the body of the other, and a
+   * compare-and-swap on such a pair would lose the other writer's change. So a read whose body
+   * fails the SDK's checksum, or does not match an ETag that is its MD5 (a single-part PUT's, on
+   * servers where ETags are MD5s: learned from this store's own writes), is read again.
+   */
   private async read(key: string): Promise<ReadObject | undefined> {
-    try {
-      return await this.getObject(key);
-    } catch (err) {
-      if (err instanceof ConditionFailed && err.notFound) return undefined;
-      throw err;
+    for (let attempt = 1; ; attempt++) {
+      let object: ReadObject;
+      try {
+        object = await this.getObject(key);
+      } catch (err) {
+        if (err instanceof ConditionFailed && err.notFound) return undefined;
+        if (attempt < CONSISTENT_READ_ATTEMPTS && err instanceof OAuthStoreError && /checksum mismatch/i.test(err.message)) {
+          await sleep(jitter(CONSISTENT_READ_GAP_MS));
+          continue;
+        }
+        throw err;
+      }
+      const matches = md5Etag(object.body) === object.etag;
+      if (matches) this.etagsAreMd5 ??= true;
+      if (matches || this.etagsAreMd5 === false) return object;
+      if (attempt >= CONSISTENT_READ_ATTEMPTS) {
+        if (this.etagsAreMd5 === true) throw this.unavailable('read', key, new Error(`the body and the ETag kept disagreeing over ${attempt} reads`));
+        // Never matched here: this server's ETags are not MD5s (SSE-KMS, say).
+        this.etagsAreMd5 = false;
+        return object;
+      }
+      await sleep(jitter(CONSISTENT_READ_GAP_MS));
     }
   }
 
@@ -189,6 +220,7 @@ export class S3OAuthStore implements OAuthStore {
   private async put(key: string, body: string, condition: { IfMatch: string } | { IfNoneMatch: '*' }, what: string): Promise<string> {
     const { sdk, client } = this.s3();
     const answer = await this.guard(what, key, () => client.send(new sdk.PutObjectCommand({ Bucket: this.setting.bucket, Key: key, Body: body, ContentType: 'application/json', ...condition })));
+    if (answer.ETag !== undefined) this.etagsAreMd5 ??= answer.ETag === md5Etag(body);
     if (answer.ETag === undefined) throw new OAuthStoreError(`the OAuth token store ${this.location}: the server answered a write of ${key} without an ETag`, 'mcp.oauth_store_unavailable');
     return answer.ETag;
   }
@@ -204,7 +236,9 @@ export class S3OAuthStore implements OAuthStore {
     const { sdk, client } = this.s3();
     const answer = await this.guard('read', key, () => client.send(new sdk.GetObjectCommand({ Bucket: this.setting.bucket, Key: key })));
     if (answer.Body === undefined || answer.ETag === undefined) throw this.unavailable('read', key, new Error('an answer without a body or an ETag'));
-    return { body: await answer.Body.transformToString('utf8'), etag: answer.ETag };
+    const body = answer.Body;
+    // The SDK checks the body against its checksum as the stream ends.
+    return { body: await this.guard('read', key, () => body.transformToString('utf8')), etag: answer.ETag };
   }
 
   /**
