@@ -22,7 +22,10 @@ import { REFRESH_REQUEST_TIMEOUT_MS, type OAuthStore, type StoredServerAuth } fr
 /** The fetch the SDK takes (`FetchLike`). */
 export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
-/** Stored tokens with less than this left are refreshed rather than handed on. */
+/**
+ * Stored tokens with less than this left (or a quarter of their lifetime, when that is shorter) are
+ * refreshed rather than handed on: they would expire on the way.
+ */
 const MIN_REMAINING_SECONDS = 5;
 
 /** The refresh token of a refresh-grant request body, or undefined for any other request. */
@@ -64,7 +67,8 @@ export function serialisedRefreshFetch(store: OAuthStore, server: { name: string
       if (entry !== undefined && stored?.refresh_token !== undefined && stored.refresh_token !== presented) {
         const remaining = remainingSeconds(entry);
         // Another worker won the race: its tokens, not a second refresh.
-        if (remaining === undefined || remaining > MIN_REMAINING_SECONDS) return tokensResponse(stored, remaining);
+        const margin = Math.min(MIN_REMAINING_SECONDS, (stored.expires_in ?? 0) / 4);
+        if (remaining === undefined || remaining > margin) return tokensResponse(stored, remaining);
       }
       const refreshToken = stored?.refresh_token ?? presented;
       const body = new URLSearchParams(init.body as URLSearchParams);
