@@ -46,7 +46,7 @@ function toolResultOf(fake: FakeMessagesApi, toolUseId: string): { content?: unk
   const messages: MessageParam[] = messagesOf(fake.requests[fake.requests.length - 1]);
   for (const message of messages) {
     if (typeof message.content === 'string') continue;
-    for (const block of message.content) if (block.type === 'tool_result' && block.tool_use_id === toolUseId) return block as { content?: unknown; is_error?: boolean };
+    for (const block of message.content) if (block.type === 'tool_result' && block.tool_use_id === toolUseId) return block;
   }
   return undefined;
 }
