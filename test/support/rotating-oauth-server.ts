@@ -113,10 +113,12 @@ export interface RotatingOAuthServer {
 }
 
 /**
- * Starts the server on a free port of 127.0.0.1; access tokens live `accessSeconds`; each refresh
- * grant is answered after `refreshDelayMs`, so two refreshes started close together overlap.
+ * Starts the server on a free port of 127.0.0.1; access tokens live `accessSeconds`.
+ * @param refreshBarrierMs A refresh grant waits this long for a second one before it is answered
+ *   (both go on at once when a second comes): two workers whose refreshes come that close together
+ *   both reach the server, unless something (the host's refresh lease) keeps the second one back.
  */
-export async function startRotatingOAuthServer(accessSeconds: number, refreshDelayMs = 0): Promise<RotatingOAuthServer> {
+export async function startRotatingOAuthServer(accessSeconds: number, refreshBarrierMs = 0): Promise<RotatingOAuthServer> {
   const provider = new RotatingProvider(accessSeconds);
   const bearers: string[] = [];
   const app = express();
@@ -125,12 +127,21 @@ export async function startRotatingOAuthServer(accessSeconds: number, refreshDel
   });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const mcpUrl = new URL(`${base}/mcp`);
-  // Before the router: which worker presents which refresh token (the router's parser keeps this body).
+  // Before the router: which worker presents which refresh token (the router's parser keeps this
+  // body), and the barrier that holds a refresh for a second one.
+  let waiting: Array<() => void> = [];
+  const releaseAll = (): void => {
+    const go = waiting;
+    waiting = [];
+    for (const next of go) next();
+  };
   app.use('/token', express.urlencoded({ extended: false }), (req, _res, next) => {
     const body = req.body as Record<string, string | undefined>;
     if (body.grant_type !== 'refresh_token' || body.refresh_token === undefined) return next();
     provider.workerOf.set(body.refresh_token, req.header(WORKER_HEADER) ?? '');
-    setTimeout(next, refreshDelayMs);
+    waiting.push(() => next());
+    if (waiting.length >= 2) releaseAll();
+    else setTimeout(releaseAll, refreshBarrierMs);
   });
   app.use(mcpAuthRouter({ provider, issuerUrl: new URL(base), resourceServerUrl: mcpUrl, scopesSupported: ['mcp:tools'] }));
   const auth = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
