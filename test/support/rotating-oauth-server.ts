@@ -1,6 +1,6 @@
 /**
  * An OAuth-protected Streamable HTTP MCP server (the `whoami` tool) with its own authorization
- * server, for the fleet OAuth test: the MCP SDK's server auth pieces (mcpAuthRouter,
+ * server, for the OAuth tests (oauth.test.ts, oauth-fleet.test.ts): the MCP SDK's server auth pieces (mcpAuthRouter,
  * requireBearerAuth) over an in-memory provider that approves at once, issues short-lived access
  * tokens and rotates refresh tokens (each good once; a reuse is refused with invalid_grant). It
  * keeps its own log of every refresh grant: the refresh token presented, which worker presented it
@@ -93,6 +93,21 @@ class RotatingProvider implements OAuthServerProvider {
     this.refresh.delete(refreshToken);
     grant.accepted = true;
     return Promise.resolve(this.issue(client.client_id, entry.scopes, entry.resource));
+  }
+
+  /** Refresh grants accepted so far. */
+  get refreshes(): number {
+    return this.grants.filter((g) => g.accepted).length;
+  }
+
+  /** Refresh grants refused so far (invalid_grant). */
+  get refusedRefreshes(): number {
+    return this.grants.filter((g) => !g.accepted).length;
+  }
+
+  /** What an authorization server does when a grant is revoked: no refresh token works any more. */
+  revokeRefreshTokens(): void {
+    this.refresh.clear();
   }
 
   verifyAccessToken(token: string): Promise<AuthInfo> {
