@@ -6,7 +6,7 @@
  * across several access-token expiries (2 s), first in turn and then both at the same instant.
  * From the authorization server's own log: each refresh token presented exactly once (none reused,
  * no invalid_grant), refreshes by both workers; every tool call succeeded; the bucket's objects
- * hold no token in clear, and no token is in a worker's log or the CLI's output.
+ * hold no token in clear, and no token is in a history, a worker's log or the CLI's output.
  *
  * The same runs for the file store shared by two worker processes (one machine, or a shared file
  * system), whose refreshes used to race: a worker's refresh now holds a lock file across the
@@ -25,7 +25,7 @@ import { dataConverter } from '../../src/temporal/data-converter';
 import { sendMessageUpdate } from '../../src/workflows/definitions';
 import { conversationWorkflow } from '../../src/workflows';
 import { conversationOptions } from '../../src/client/conversation-options';
-import { messagesOf, type ConversationHandle } from '../support/loop-helpers';
+import { historyText, messagesOf, type ConversationHandle } from '../support/loop-helpers';
 import { REPO_ROOT } from '../support/repo';
 import { temporalAddress } from '../support/test-worker';
 import { expectNoneIn } from '../support/expect-none-in';
@@ -226,10 +226,14 @@ describe.each<StoreKind>(['s3', 'file'])('OAuth tokens for a fleet: two worker p
     expect(grants.length - before).toBeLessThan(2 * 3);
   }, 180_000);
 
-  fleetTest('no token in a worker log or the CLI output; on S3, the bucket holds one sealed object for the server (no token in it) and no lease left over', async () => {
+  fleetTest('no token in a history, a worker log or the CLI output; on S3, the bucket holds one sealed object for the server (no token in it) and no lease left over', async () => {
     const logs = machines.map((m) => m.worker?.output.join('') ?? '').join('\n');
     expect(logs).toContain('MCP server demo');
-    expectNoneIn(demo.provider.issued, { 'worker log': logs, 'CLI output': cliOutput.join('\n') });
+    // The histories read as text (payloads decrypted and decoded): absence below means something.
+    const handles = machines.flatMap((m) => (m.handle !== undefined ? [m.handle] : []));
+    const histories = (await Promise.all(handles.map((h) => historyText(h)))).join('\n');
+    expect(histories).toContain('hello, client ');
+    expectNoneIn(demo.provider.issued, { history: histories, 'worker log': logs, 'CLI output': cliOutput.join('\n') });
     if (s3 === undefined) return;
     const objects = await s3.list(`${PREFIX}/`);
     console.log(`objects in the bucket: ${objects.map((o) => `${o.Key ?? ''} (${o.Size ?? 0} bytes)`).join(', ')}`);
