@@ -10,8 +10,7 @@ import { loadMcpConfig, type McpServerConfig } from '../mcp/config';
 import { HostOAuthProvider } from '../mcp/oauth/host-oauth-provider';
 import { listenForCallback } from '../mcp/oauth/loopback-callback';
 import { usesOAuth } from '../mcp/oauth/oauth-transport';
-import { oauthStorePath } from '../mcp/oauth/token-store-path';
-import { OAuthTokenStore } from '../mcp/oauth/token-store';
+import { oauthStoreFromEnv } from '../mcp/oauth/oauth-store-from-env';
 import { CLIENT_INFO, openClient } from '../mcp/transport/open-client';
 import { clientOptionsFor } from '../mcp/transport/negotiation';
 
@@ -76,7 +75,7 @@ async function findServer(options: LoginOptions): Promise<HttpServer> {
 /** Runs the login (see the module comment). */
 export async function login(options: LoginOptions): Promise<LoginResult> {
   const server = await findServer(options);
-  const store = new OAuthTokenStore(oauthStorePath(options.env ?? process.env));
+  const store = oauthStoreFromEnv(options.env ?? process.env);
   const oauth = server.oauth === false ? undefined : server.oauth;
   const callback = await listenForCallback(options.port ?? oauth?.redirectPort ?? 0);
   try {
@@ -107,8 +106,8 @@ export async function login(options: LoginOptions): Promise<LoginResult> {
   const opened = await openClient(server, () => undefined, { oauth: { store } });
   try {
     const tools = await countTools(opened.client);
-    options.out(`Logged in to "${server.name}": ${tools} tool${tools === 1 ? '' : 's'}; tokens stored in ${store.path}`);
-    return { store: store.path, tools };
+    options.out(`Logged in to "${server.name}": ${tools} tool${tools === 1 ? '' : 's'}; tokens stored in ${store.location}`);
+    return { store: store.location, tools };
   } finally {
     await opened.close();
   }

@@ -1,7 +1,7 @@
 import type { McpServerConfig } from '../mcp/config';
 import { OAuthLoginRequiredError } from '../mcp/oauth/login-required-error';
 import { usesOAuth } from '../mcp/oauth/oauth-transport';
-import type { OAuthTokenStore } from '../mcp/oauth/token-store';
+import type { OAuthStore } from '../mcp/oauth/oauth-store';
 import type { AuthState } from './server-row';
 
 /**
@@ -9,7 +9,7 @@ import type { AuthState } from './server-row';
  * to it threw (`connectError`, undefined when it connected) and whether `store` holds its tokens.
  * Only whether tokens exist is read, never what they are.
  */
-export async function serverAuthState(server: McpServerConfig, connectError: unknown, store: OAuthTokenStore): Promise<AuthState> {
+export async function serverAuthState(server: McpServerConfig, connectError: unknown, store: OAuthStore): Promise<AuthState> {
   if (server.transport === 'stdio') return 'none';
   if (connectError instanceof OAuthLoginRequiredError) return 'login needed';
   // OAuth runs on Streamable HTTP only (src/mcp/transport/open-client.ts).

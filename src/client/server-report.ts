@@ -8,8 +8,8 @@
 import { SSEClientTransport, type Client, type ServerCapabilities } from '@modelcontextprotocol/client';
 import { loadMcpConfig, type McpServerConfig } from '../mcp/config';
 import { McpConnections } from '../mcp/mcp-connections';
-import { oauthStorePath } from '../mcp/oauth/token-store-path';
-import { OAuthTokenStore } from '../mcp/oauth/token-store';
+import type { OAuthStore } from '../mcp/oauth/oauth-store';
+import { oauthStoreFromEnv } from '../mcp/oauth/oauth-store-from-env';
 import { isToolAllowed } from '../mcp/is-tool-allowed';
 import { listingConnectWaitMs, listServerTools } from '../mcp/tool-catalog';
 import { serverAuthState } from './server-auth';
@@ -20,7 +20,7 @@ export interface ServerReportOptions {
   /** Where the MCP layer's lines go (server stderr, connection events), redacted; default: nowhere. */
   log?: (line: string) => void;
   /** The OAuth token store (default: the one `mcp-host login` and the workers use). */
-  store?: OAuthTokenStore;
+  store?: OAuthStore;
 }
 
 /** What a server's config says, secrets left out: the start of its row. */
@@ -105,7 +105,7 @@ async function connectedPart(connections: McpConnections, server: McpServerConfi
 }
 
 /** One server's row; never rejects. */
-async function serverRow(connections: McpConnections, server: McpServerConfig, store: OAuthTokenStore): Promise<ServerRow> {
+async function serverRow(connections: McpConnections, server: McpServerConfig, store: OAuthStore): Promise<ServerRow> {
   const config = configPart(connections, server);
   try {
     // Waited for as a turn's listing waits (src/mcp/tool-catalog.ts): a server still connecting past it is failing.
@@ -126,7 +126,7 @@ async function serverRow(connections: McpConnections, server: McpServerConfig, s
  */
 export async function serverReport(configPath: string, options: ServerReportOptions = {}): Promise<ServerRow[]> {
   const servers = await loadMcpConfig(configPath);
-  const store = options.store ?? new OAuthTokenStore(oauthStorePath());
+  const store = options.store ?? oauthStoreFromEnv();
   const connections = new McpConnections(servers, options.log ?? (() => undefined), { oauth: { store } });
   try {
     return await Promise.all(connections.list().map((server) => serverRow(connections, server, store)));

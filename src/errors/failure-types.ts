@@ -55,6 +55,17 @@ export const MCP_FAILURE_TYPES = [
    */
   'mcp.auth_failed',
   /**
+   * The shared OAuth token store (the S3 one, `MCP_HOST_OAUTH_STORE=s3://…`) could not be reached,
+   * refused the request, or its refresh lease stayed held: retryable, the store may come back.
+   */
+  'mcp.oauth_store_unavailable',
+  /**
+   * The OAuth token store cannot be used as set up: the S3 store without `MCP_HOST_ENCRYPTION_KEY`,
+   * an object encrypted with a key id this process lacks, or one that does not decrypt or parse.
+   * Non-retryable: the setting or the store must change (or `mcp-host login` run again).
+   */
+  'mcp.oauth_store_invalid',
+  /**
    * MCP tasks (src/mcp/tasks): the server no longer knows the task a call was polling (restarted,
    * or the task outlived its TTL): the tool may have run, and its result is gone. Retryable as a
    * "may have run" failure: a tool not marked idempotent or read-only is not run again.

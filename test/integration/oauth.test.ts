@@ -1,7 +1,8 @@
 /**
- * OAuth end to end (issue 12): a local OAuth-protected Streamable HTTP MCP server written here with
- * the MCP SDK's server auth pieces (mcpAuthRouter, requireBearerAuth) and an in-memory provider
- * with short-lived access tokens and rotating refresh tokens; `mcp-host login` (the compiled CLI)
+ * OAuth end to end (issue 12): a local OAuth-protected Streamable HTTP MCP server
+ * (test/support/rotating-oauth-server.ts, the MCP SDK's server auth pieces: mcpAuthRouter,
+ * requireBearerAuth) and an in-memory provider with short-lived access tokens and rotating
+ * refresh tokens; `mcp-host login` (the compiled CLI)
  * driven headlessly by the test following the authorization URL; the compiled worker as its own
  * process; conversations on the real dev server with the fake Messages API. It shows: the server
  * reported unavailable before the login while the turn goes on with the other server; tool calls
@@ -11,21 +12,10 @@
  * history (decoded with the data converter), request to Claude, the worker's log or the CLI output.
  */
 import { Client, Connection } from '@temporalio/client';
-import type { Response as ExpressResponse } from 'express';
-import express from 'express';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { InvalidGrantError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
-import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
-import { getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { DemoInMemoryClientsStore } from '@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js';
-import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { MessageParam } from '../../src/conversation/types';
 import { startFakeMessagesApi, type FakeMessagesApi, type ScriptStep } from '../../src/testing';
 import { dataConverter } from '../../src/temporal/data-converter';
@@ -37,112 +27,16 @@ import { historyText, messagesOf, type ConversationHandle } from '../support/loo
 import { REPO_ROOT } from '../support/repo';
 import { temporalAddress } from '../support/test-worker';
 import { expectNoneIn } from '../support/expect-none-in';
-import { serveWhoami } from '../support/whoami-route';
 import { spawnWorkerProcess, waitForLine, type WorkerProcess } from '../support/worker-process';
+import { startRotatingOAuthServer, type RotatingOAuthServer } from '../support/rotating-oauth-server';
 import { spawn } from 'node:child_process';
 
 /** How long an access token lives: short, so the test can wait it out between two turns. */
 const ACCESS_TOKEN_SECONDS = 2;
 
-/** An authorization server in memory that approves at once, like the SDK's demo, plus refresh. */
-class RefreshingProvider implements OAuthServerProvider {
-  readonly clientsStore = new DemoInMemoryClientsStore();
-  private readonly codes = new Map<string, { client: OAuthClientInformationFull; params: AuthorizationParams }>();
-  private readonly access = new Map<string, { clientId: string; scopes: string[]; expiresAt: number; resource?: URL }>();
-  private readonly refresh = new Map<string, { clientId: string; scopes: string[]; resource?: URL }>();
-  /** Every secret this server handed out: codes, access and refresh tokens. */
-  readonly issued: string[] = [];
-  refreshes = 0;
-  refusedRefreshes = 0;
-
-  async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: ExpressResponse): Promise<void> {
-    const code = `code-${randomUUID()}`;
-    this.issued.push(code);
-    this.codes.set(code, { client, params });
-    const target = new URL(params.redirectUri);
-    target.searchParams.set('code', code);
-    if (params.state !== undefined) target.searchParams.set('state', params.state);
-    res.redirect(target.href);
-    return Promise.resolve();
-  }
-
-  challengeForAuthorizationCode(_client: OAuthClientInformationFull, code: string): Promise<string> {
-    const entry = this.codes.get(code);
-    if (entry === undefined) throw new InvalidGrantError('unknown code');
-    return Promise.resolve(entry.params.codeChallenge);
-  }
-
-  private issue(clientId: string, scopes: string[], resource: URL | undefined): OAuthTokens {
-    const accessToken = `at-${randomUUID()}`;
-    const refreshToken = `rt-${randomUUID()}`;
-    this.issued.push(accessToken, refreshToken);
-    this.access.set(accessToken, { clientId, scopes, expiresAt: Date.now() + ACCESS_TOKEN_SECONDS * 1000, ...(resource ? { resource } : {}) });
-    this.refresh.set(refreshToken, { clientId, scopes, ...(resource ? { resource } : {}) });
-    return { access_token: accessToken, token_type: 'bearer', expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refreshToken, scope: scopes.join(' ') };
-  }
-
-  exchangeAuthorizationCode(client: OAuthClientInformationFull, code: string): Promise<OAuthTokens> {
-    const entry = this.codes.get(code);
-    if (entry === undefined || entry.client.client_id !== client.client_id) throw new InvalidGrantError('unknown code');
-    this.codes.delete(code);
-    return Promise.resolve(this.issue(client.client_id, entry.params.scopes ?? [], entry.params.resource));
-  }
-
-  exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string): Promise<OAuthTokens> {
-    const entry = this.refresh.get(refreshToken);
-    if (entry === undefined || entry.clientId !== client.client_id) {
-      this.refusedRefreshes += 1;
-      throw new InvalidGrantError('the refresh token is not valid');
-    }
-    // Rotation: a refresh token is good once.
-    this.refresh.delete(refreshToken);
-    this.refreshes += 1;
-    return Promise.resolve(this.issue(client.client_id, entry.scopes, entry.resource));
-  }
-
-  verifyAccessToken(token: string): Promise<AuthInfo> {
-    const entry = this.access.get(token);
-    if (entry === undefined) throw new InvalidTokenError('unknown token');
-    return Promise.resolve({ token, clientId: entry.clientId, scopes: entry.scopes, expiresAt: Math.floor(entry.expiresAt / 1000), ...(entry.resource ? { resource: entry.resource } : {}) });
-  }
-
-  /** What an authorization server does when a grant is revoked: no refresh token works any more. */
-  revokeRefreshTokens(): void {
-    this.refresh.clear();
-  }
-}
-
-interface ProtectedServer {
-  url: string;
-  provider: RefreshingProvider;
-  /** The bearer tokens the MCP endpoint was called with, in order. */
-  bearers: string[];
-  close(): Promise<void>;
-}
-
-async function startProtectedServer(): Promise<ProtectedServer> {
-  const provider = new RefreshingProvider();
-  const bearers: string[] = [];
-  const app = express();
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const mcpUrl = new URL(`${base}/mcp`);
-  app.use(mcpAuthRouter({ provider, issuerUrl: new URL(base), resourceServerUrl: mcpUrl, scopesSupported: ['mcp:tools'] }));
-  const auth = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
-  serveWhoami(app, auth, bearers, 'protected-demo');
-  return {
-    url: mcpUrl.href,
-    provider,
-    bearers,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+/** The protected server of this test: the shared one (test/support/rotating-oauth-server.ts). */
+type ProtectedServer = RotatingOAuthServer;
+const startProtectedServer = (): Promise<ProtectedServer> => startRotatingOAuthServer(ACCESS_TOKEN_SECONDS);
 
 /**
  * `mcp-host login demo` with a person's part played by the test: it reads the authorization URL

@@ -2,8 +2,10 @@
  * The host's `OAuthClientProvider` for one Streamable HTTP MCP server: the MCP SDK runs the OAuth
  * flow (protected-resource and authorization-server metadata discovery, dynamic or URL-based client
  * registration, PKCE, the RFC 8707 `resource` parameter, scope selection from `WWW-Authenticate`,
- * refresh); this provider says where its state lives, the token store file shared by `mcp-host
- * login` and every worker.
+ * refresh); this provider says where its state lives, the token store shared by `mcp-host login`
+ * and every worker (the file, or the S3 store of a fleet: oauth-store.ts), and, through its
+ * {@link HostOAuthProvider.fetch}, makes a worker's refreshes take turns across the fleet
+ * (serialised-refresh.ts), so a rotating refresh token is never spent twice.
  *
  * Two modes:
  * - worker (no `onAuthorizationUrl`): tokens are read from the store on every request, so a login
@@ -35,7 +37,8 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { OAuthServerConfig } from './oauth-config';
 import { OAuthLoginRequiredError } from './login-required-error';
-import type { OAuthTokenStore, StoredServerAuth } from './token-store';
+import type { OAuthStore, StoredServerAuth } from './oauth-store';
+import { serialisedRefreshFetch, type FetchLike } from './serialised-refresh';
 
 /** The server the provider works for. */
 export interface OAuthServer {
@@ -80,12 +83,24 @@ export class HostOAuthProvider implements OAuthClientProvider {
   private flowDiscovery: OAuthDiscoveryState | undefined;
   /** The issuer a pre-registered client without `oauth.issuer` was first used with (the SDK's stamp). */
   private preRegisteredIssuer: string | undefined;
+  private refreshFetch: FetchLike | undefined;
 
   constructor(
     private readonly server: OAuthServer,
-    private readonly store: OAuthTokenStore,
+    private readonly store: OAuthStore,
     private readonly interactive?: InteractiveAuthorization,
   ) {}
+
+  /**
+   * The fetch the server's transport uses in a worker: the token endpoint's refresh requests hold
+   * the store's refresh lease (serialised-refresh.ts). Undefined in interactive mode (a login does
+   * not refresh).
+   */
+  get fetch(): FetchLike | undefined {
+    if (this.interactive !== undefined) return undefined;
+    this.refreshFetch ??= serialisedRefreshFetch(this.store, this.server);
+    return this.refreshFetch;
+  }
 
   get redirectUrl(): string {
     return this.interactive?.redirectUrl ?? WORKER_REDIRECT_URL;

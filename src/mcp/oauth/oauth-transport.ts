@@ -14,13 +14,13 @@ import {
 import { clientCredentialsProvider } from './client-credentials';
 import { HostOAuthProvider, type InteractiveAuthorization, type OAuthServer } from './host-oauth-provider';
 import type { OAuthServerConfig } from './oauth-config';
-import { oauthStorePath } from './token-store-path';
-import { OAuthTokenStore } from './token-store';
+import type { OAuthStore } from './oauth-store';
+import { oauthStoreFromEnv } from './oauth-store-from-env';
 import { WorkloadIdentityProvider, workloadIdentityProvider } from './workload-identity';
 
-/** How a connection pool does OAuth (default: the store at {@link oauthStorePath}, worker mode). */
+/** How a connection pool does OAuth (default: the store `MCP_HOST_OAUTH_STORE` names, {@link oauthStoreFromEnv}; worker mode). */
 export interface HostOAuthOptions {
-  store?: OAuthTokenStore;
+  store?: OAuthStore;
   /** A person or headless user agent that can authorize; absent in a worker. */
   interactive?: InteractiveAuthorization;
 }
@@ -41,17 +41,20 @@ export function oauthProviderFor(server: OAuthCandidate, options: HostOAuthOptio
   if (!usesOAuth(server) || server.oauth === false) return undefined;
   if (server.oauth?.grant === 'client_credentials') return clientCredentialsProvider(server.name, server.oauth);
   if (server.oauth?.grant === 'jwt_bearer') return workloadIdentityProvider(server.name, server.oauth);
-  const store = options.store ?? new OAuthTokenStore(oauthStorePath());
+  const store = options.store ?? oauthStoreFromEnv();
   return new HostOAuthProvider({ name: server.name, url: server.url, oauth: server.oauth }, store, options.interactive);
 }
 
 /**
- * The Streamable HTTP transport's options for `provider` (none without one): the provider, and for
- * workload identity the fetch through which it sees its token requests refused.
+ * The Streamable HTTP transport's options for `provider` (none without one): the provider, for
+ * workload identity the fetch through which it sees its token requests refused, and for a worker's
+ * login-based provider the fetch that serialises its refreshes across the fleet.
  */
 export function authTransportOptions(provider: OAuthClientProvider | undefined): Pick<StreamableHTTPClientTransportOptions, 'authProvider' | 'fetch'> {
   if (provider === undefined) return {};
-  return provider instanceof WorkloadIdentityProvider ? { authProvider: provider, fetch: provider.fetch } : { authProvider: provider };
+  if (provider instanceof WorkloadIdentityProvider) return { authProvider: provider, fetch: provider.fetch };
+  const fetch = provider instanceof HostOAuthProvider ? provider.fetch : undefined;
+  return fetch !== undefined ? { authProvider: provider, fetch } : { authProvider: provider };
 }
 
 /**

@@ -7,42 +7,27 @@
  *
  * Writes are read-modify-write under a lock file (`<file>.lock`, created exclusively; one older than
  * {@link STALE_LOCK_MS} is taken as left by a dead process) and land by atomic rename, so a reader
- * never sees half a file and two writers never lose each other's entries.
+ * never sees half a file and two writers never lose each other's entries. A refresh holds a second
+ * lock file per server (`<file>.refresh-<hash of the name>.lock`, the {@link OAuthStore} refresh
+ * lease) from reading the refresh token to writing the new tokens, across the token request, so
+ * two processes never spend one rotating refresh token twice.
  *
  * The values in here are secrets: nothing read from this file goes into a log line, an error
  * message, or any workflow or activity payload.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { OAuthClientInformationMixed, OAuthDiscoveryState, OAuthTokens } from '@modelcontextprotocol/client';
+import { OAuthStoreError } from '../../errors/oauth-store-error';
+import { REFRESH_LEASE_MS, REFRESH_LEASE_WAIT_MS, type EntryChange, type OAuthStore, type StoredServerAuth } from './oauth-store';
+
+export type { StoredServerAuth } from './oauth-store';
 
 /** A lock file older than this is left over from a process that died while holding it. */
 const STALE_LOCK_MS = 30_000;
 /** How long a writer waits for the lock before giving up. */
 const LOCK_WAIT_MS = 15_000;
 const LOCK_POLL_MS = 25;
-
-/** What the store keeps for one MCP server. */
-export interface StoredServerAuth {
-  /** The server URL the entry belongs to; an entry saved for another URL is ignored. */
-  url: string;
-  /** The tokens as the SDK saved them (with `issuer`). */
-  tokens?: OAuthTokens;
-  /** When `tokens` were saved (ms since the epoch): with `expires_in`, their expiry. */
-  savedAt?: number;
-  /** A dynamic (or URL-based) client registration; pre-registered clients come from mcp.json instead. */
-  client?: OAuthClientInformationMixed;
-  /**
-   * Discovery results written by earlier versions; no longer read or written (each authorization
-   * discovers afresh, so a move to another authorization server is seen), only dropped.
-   */
-  discovery?: OAuthDiscoveryState;
-  /** A scope the server asked for (step-up) beyond the stored tokens': the next `login` requests it. */
-  wantedScope?: string;
-  /** Why the tokens were dropped (a refresh the server refused), for the "login needed" message. */
-  problem?: string;
-}
 
 interface StoreFile {
   version: 1;
@@ -62,8 +47,12 @@ function isErrno(err: unknown, code: string): boolean {
 }
 
 /** The token store file at `path` (see the module comment). */
-export class OAuthTokenStore {
+export class OAuthTokenStore implements OAuthStore {
   constructor(readonly path: string) {}
+
+  get location(): string {
+    return this.path;
+  }
 
   /** The entry of server `name` for `url`, or undefined (none, or one saved for another URL). */
   async get(name: string, url: string): Promise<StoredServerAuth | undefined> {
@@ -76,8 +65,8 @@ export class OAuthTokenStore {
    * one when there is none or it belongs to another URL) and returns the new one, or undefined to
    * delete it.
    */
-  async update(name: string, url: string, change: (entry: StoredServerAuth) => StoredServerAuth | undefined): Promise<void> {
-    await this.locked(async () => {
+  async update(name: string, url: string, change: EntryChange): Promise<void> {
+    await this.locked(`${this.path}.lock`, STALE_LOCK_MS, LOCK_WAIT_MS, async () => {
       const file = await this.readFile();
       const current = file.servers[name];
       const next = change(current !== undefined && current.url === url ? { ...current } : { url });
@@ -85,6 +74,15 @@ export class OAuthTokenStore {
       else file.servers[name] = { ...next, url };
       await this.writeFile(file);
     });
+  }
+
+  /**
+   * Runs `body` holding server `name`'s refresh lock file (see {@link OAuthStore.exclusive}): apart
+   * from the file's lock, so that `get` and `update` work inside it.
+   */
+  exclusive<T>(name: string, body: () => Promise<T>): Promise<T> {
+    const id = createHash('sha256').update(name).digest('hex').slice(0, 16);
+    return this.locked(`${this.path}.refresh-${id}.lock`, REFRESH_LEASE_MS, REFRESH_LEASE_WAIT_MS, body);
   }
 
   private async readFile(): Promise<StoreFile> {
@@ -122,10 +120,9 @@ export class OAuthTokenStore {
     }
   }
 
-  private async locked<T>(body: () => Promise<T>): Promise<T> {
-    const lock = `${this.path}.lock`;
+  private async locked<T>(lock: string, staleMs: number, waitMs: number, body: () => Promise<T>): Promise<T> {
     await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-    const deadline = Date.now() + LOCK_WAIT_MS;
+    const deadline = Date.now() + waitMs;
     for (;;) {
       try {
         const handle = await open(lock, 'wx', 0o600);
@@ -135,11 +132,11 @@ export class OAuthTokenStore {
       } catch (err) {
         if (!isErrno(err, 'EEXIST')) throw err;
         const age = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
-        if (age > STALE_LOCK_MS) {
+        if (age > staleMs) {
           await unlink(lock).catch(() => undefined);
           continue;
         }
-        if (Date.now() > deadline) throw new Error(`the OAuth token store ${this.path} stayed locked (${lock}) for ${LOCK_WAIT_MS} ms`);
+        if (Date.now() > deadline) throw new OAuthStoreError(`the OAuth token store ${this.path} stayed locked (${lock}) for ${waitMs} ms`, 'mcp.oauth_store_unavailable');
         await sleep(LOCK_POLL_MS);
       }
     }

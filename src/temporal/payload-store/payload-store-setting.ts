@@ -47,28 +47,43 @@ export function payloadStoreSetting(env: NodeJS.ProcessEnv = process.env): Paylo
     if (endpoint !== undefined) throw badSetting(`${PAYLOAD_STORE_ENV.s3Endpoint} is set but ${PAYLOAD_STORE_ENV.store} is not (set it to s3://bucket/prefix)`);
     return { kind: 'local' };
   }
-  const match = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(store);
-  if (!match) throw badSetting(`${PAYLOAD_STORE_ENV.store}=${JSON.stringify(store)} is not s3://bucket/prefix (unset it for the local directory, ${PAYLOAD_STORE_ENV.dir})`);
-  const bucket = match[1] ?? '';
-  if (!BUCKET_NAME.test(bucket)) throw badSetting(`${PAYLOAD_STORE_ENV.store}: ${JSON.stringify(bucket)} is not an S3 bucket name (3 to 63 lowercase letters, digits, dots and hyphens)`);
-  const prefix = (match[2] ?? '').replace(/^\/+|\/+$/g, '');
-  if (prefix.split('/').some((part) => part === '.' || part === '..') || /\/\//.test(prefix)) {
-    throw badSetting(`${PAYLOAD_STORE_ENV.store}: the prefix ${JSON.stringify(prefix)} has an empty, "." or ".." segment`);
-  }
-  if (endpoint !== undefined) checkEndpoint(endpoint);
+  const { bucket, prefix } = parseS3Url(store, PAYLOAD_STORE_ENV.store, `unset it for the local directory, ${PAYLOAD_STORE_ENV.dir}`);
+  if (endpoint !== undefined) checkS3Endpoint(endpoint, PAYLOAD_STORE_ENV.s3Endpoint);
   return { kind: 's3', bucket, prefix, region: nonEmpty(env[PAYLOAD_STORE_ENV.region]), endpoint };
 }
 
-function checkEndpoint(endpoint: string): void {
+/**
+ * The bucket and prefix of `s3://bucket/prefix`, the value of `variable` (also the OAuth token
+ * store's, src/mcp/oauth/oauth-store-setting.ts).
+ * @param otherwise What else the variable can say, for the message (e.g. "unset it for …").
+ * @throws PayloadStoreError (`payload_store.bad_setting`) naming the variable.
+ */
+export function parseS3Url(value: string, variable: string, otherwise: string): { bucket: string; prefix: string } {
+  const match = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(value);
+  if (!match) throw badSetting(`${variable}=${JSON.stringify(value)} is not s3://bucket/prefix (${otherwise})`);
+  const bucket = match[1] ?? '';
+  if (!BUCKET_NAME.test(bucket)) throw badSetting(`${variable}: ${JSON.stringify(bucket)} is not an S3 bucket name (3 to 63 lowercase letters, digits, dots and hyphens)`);
+  const prefix = (match[2] ?? '').replace(/^\/+|\/+$/g, '');
+  if (prefix.split('/').some((part) => part === '.' || part === '..') || /\/\//.test(prefix)) {
+    throw badSetting(`${variable}: the prefix ${JSON.stringify(prefix)} has an empty, "." or ".." segment`);
+  }
+  return { bucket, prefix };
+}
+
+/**
+ * Checks an S3-compatible server's URL, the value of `variable`.
+ * @throws PayloadStoreError (`payload_store.bad_setting`) naming the variable, never quoting credentials.
+ */
+export function checkS3Endpoint(endpoint: string, variable: string): void {
   let url: URL;
   try {
     url = new URL(endpoint);
   } catch {
-    throw badSetting(`${PAYLOAD_STORE_ENV.s3Endpoint}=${JSON.stringify(endpoint)} is not a URL (e.g. http://127.0.0.1:7070)`);
+    throw badSetting(`${variable}=${JSON.stringify(endpoint)} is not a URL (e.g. http://127.0.0.1:7070)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badSetting(`${PAYLOAD_STORE_ENV.s3Endpoint}: ${JSON.stringify(endpoint)} is not http(s)`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badSetting(`${variable}: ${JSON.stringify(endpoint)} is not http(s)`);
   // Credentials belong to the AWS chain; one in the URL would be printed with the setting.
-  if (url.username !== '' || url.password !== '') throw badSetting(`${PAYLOAD_STORE_ENV.s3Endpoint} must not carry credentials (the AWS chain provides them: AWS_ACCESS_KEY_ID, AWS_PROFILE, …)`);
+  if (url.username !== '' || url.password !== '') throw badSetting(`${variable} must not carry credentials (the AWS chain provides them: AWS_ACCESS_KEY_ID, AWS_PROFILE, …)`);
 }
 
 function badSetting(message: string): PayloadStoreError {
