@@ -87,7 +87,7 @@ async function serverKill(context: ScenarioContext, cluster: Cluster): Promise<F
     return moments;
   });
   result.details.unshift(
-    `${serverKills === 1 ? '1 kill' : `${serverKills} kills`}, each followed at once by a new server process; recovery is timed from the kill; ` +
+    `${serverKills === 1 ? '1 kill, followed' : `${serverKills} kills, each followed`} at once by a new server process; recovery is timed from the kill; ` +
       `from the new process's start to each caught conversation's next workflow task: ${spread(impact.afterEndMs)}; ` +
       `the start script saw the new process serve (its four services in the ring, \`default\` answering; polled every 0.5 s, so an upper bound) ${spread(downtimes)} after the kill`,
   );
