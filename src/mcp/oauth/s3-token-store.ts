@@ -27,6 +27,7 @@ import { REFRESH_LEASE_MS, REFRESH_LEASE_WAIT_MS, type EntryChange, type OAuthSt
 import { s3OAuthStoreUrl, type S3OAuthStoreSetting } from './oauth-store-setting';
 import { openEntry, sealEntry } from './sealed-entry';
 import { OAUTH_STORE_ENV } from './token-store-path';
+import { describeS3Error, isS3NotFound, s3Status } from '../../temporal/payload-store/s3-errors';
 
 /** How long connecting to S3, and one request, may take: a token object is a few hundred bytes. */
 const S3_CONNECT_TIMEOUT_MS = 5_000;
@@ -39,22 +40,8 @@ const CONSISTENT_READ_GAP_MS = 20;
 /** How often a waiter looks at a held lease again (with jitter). */
 const LEASE_POLL_MS = 50;
 
-/** What the AWS SDK throws: a named error with the HTTP status. */
-interface AwsError {
-  name?: string;
-  $metadata?: { httpStatusCode?: number };
-  message?: string;
-}
-
-const statusOf = (err: unknown): number | undefined => (err as AwsError | undefined)?.$metadata?.httpStatusCode;
-const isNotFound = (err: unknown): boolean => statusOf(err) === 404 || ['NotFound', 'NoSuchKey'].includes((err as AwsError | undefined)?.name ?? '');
 /** A condition that failed: 412, or 409 (S3's answer to two conditional writes of one key at once). */
-const isConflict = (err: unknown): boolean => statusOf(err) === 412 || statusOf(err) === 409;
-const describeError = (err: unknown): string => {
-  const e = err as AwsError | undefined;
-  const status = statusOf(err);
-  return `${e?.name ?? 'Error'}${status !== undefined ? ` (HTTP ${status})` : ''}: ${e?.message ?? String(err)}`;
-};
+const isConflict = (err: unknown): boolean => s3Status(err) === 412 || s3Status(err) === 409;
 /** A single-part PUT's ETag on most S3 servers: the body's MD5 in quotes. */
 const md5Etag = (body: string): string => `"${createHash('md5').update(body, 'utf8').digest('hex')}"`;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -249,13 +236,13 @@ export class S3OAuthStore implements OAuthStore {
     try {
       return await request();
     } catch (err) {
-      if (isConflict(err) || isNotFound(err)) throw new ConditionFailed(isNotFound(err));
+      if (isConflict(err) || isS3NotFound(err)) throw new ConditionFailed(isS3NotFound(err));
       throw this.unavailable(what, key, err);
     }
   }
 
   private unavailable(what: string, key: string, err: unknown): OAuthStoreError {
-    return new OAuthStoreError(`the OAuth token store ${this.location}: cannot ${what} ${key} (${describeError(err)})`, 'mcp.oauth_store_unavailable', { cause: err });
+    return new OAuthStoreError(`the OAuth token store ${this.location}: cannot ${what} ${key} (${describeS3Error(err)})`, 'mcp.oauth_store_unavailable', { cause: err });
   }
 
   /** The SDK client, made at first use; credentials (and without `AWS_REGION`, the region) from the default chain. */

@@ -23,6 +23,7 @@ import { temporal } from '@temporalio/proto';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { PayloadStoreError } from '../../errors/payload-store-error';
 import { s3StoreUrl, type S3PayloadStoreSetting } from './payload-store-setting';
+import { describeS3Error, isS3NotFound, s3Status } from './s3-errors';
 
 /** The driver's name in the references it writes (stable: histories keep them). */
 export const S3_DRIVER_NAME = 'mcp-host-s3';
@@ -35,20 +36,6 @@ const S3_CONNECT_TIMEOUT_MS = 5_000;
 /** How long one request may take (a few megabytes each way). */
 const S3_REQUEST_TIMEOUT_MS = 60_000;
 
-/** What the AWS SDK throws: a named error with the HTTP status. */
-interface AwsError {
-  name?: string;
-  $metadata?: { httpStatusCode?: number };
-  message?: string;
-}
-
-const statusOf = (err: unknown): number | undefined => (err as AwsError | undefined)?.$metadata?.httpStatusCode;
-const isNotFound = (err: unknown): boolean => statusOf(err) === 404 || ['NotFound', 'NoSuchKey'].includes((err as AwsError | undefined)?.name ?? '');
-const describeError = (err: unknown): string => {
-  const e = err as AwsError | undefined;
-  const status = statusOf(err);
-  return `${e?.name ?? 'Error'}${status !== undefined ? ` (HTTP ${status})` : ''}: ${e?.message ?? String(err)}`;
-};
 
 /** The payload store in an S3 bucket. */
 export class S3Driver implements StorageDriver {
@@ -119,7 +106,7 @@ export class S3Driver implements StorageDriver {
         .catch((err: unknown) => {
           // Without s3:ListBucket, S3 answers a missing key's HEAD with 403, not 404: write it then,
           // and a real lack of rights fails on the PUT.
-          if (isNotFound(err) || statusOf(err) === 403) return undefined;
+          if (isS3NotFound(err) || s3Status(err) === 403) return undefined;
           throw err;
         });
       const fresh = head?.LastModified !== undefined && Date.now() - head.LastModified.getTime() < S3_REFRESH_AFTER_MS;
@@ -127,7 +114,7 @@ export class S3Driver implements StorageDriver {
       // The server checks the bytes against their SHA-256 before it keeps them.
       await this.s3().send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes, ContentType: 'application/octet-stream', ChecksumSHA256: sha256Base64 }), options);
     } catch (err) {
-      throw new PayloadStoreError(`payload store: cannot write s3://${bucket}/${key} (${describeError(err)})`, 'payload_store.unavailable', { cause: err });
+      throw new PayloadStoreError(`payload store: cannot write s3://${bucket}/${key} (${describeS3Error(err)})`, 'payload_store.unavailable', { cause: err });
     }
   }
 
@@ -147,7 +134,7 @@ export class S3Driver implements StorageDriver {
           if (answer.Body === undefined) throw new Error('an answer without a body');
           bytes = await answer.Body.transformToByteArray();
         } catch (err) {
-          if (isNotFound(err)) {
+          if (isS3NotFound(err)) {
             throw new PayloadStoreError(
               `payload store: s3://${bucket}/${key} is not there (this process's store is ${s3StoreUrl(this.setting)}); was it expired by a lifecycle rule shorter than the histories that reference it?`,
               'payload_store.missing',
@@ -155,10 +142,10 @@ export class S3Driver implements StorageDriver {
             );
           }
           // The SDK checks the body against the SHA-256 the object was written with, before this driver does.
-          if (/checksum mismatch/i.test(describeError(err))) {
-            throw new PayloadStoreError(`payload store: s3://${bucket}/${key} does not match its hash (${describeError(err)})`, 'payload_store.corrupt', { cause: err });
+          if (/checksum mismatch/i.test(describeS3Error(err))) {
+            throw new PayloadStoreError(`payload store: s3://${bucket}/${key} does not match its hash (${describeS3Error(err)})`, 'payload_store.corrupt', { cause: err });
           }
-          throw new PayloadStoreError(`payload store: cannot read s3://${bucket}/${key} (${describeError(err)})`, 'payload_store.unavailable', { cause: err });
+          throw new PayloadStoreError(`payload store: cannot read s3://${bucket}/${key} (${describeS3Error(err)})`, 'payload_store.unavailable', { cause: err });
         }
         if (createHash('sha256').update(bytes).digest('hex') !== hashValue) {
           throw new PayloadStoreError(`payload store: s3://${bucket}/${key} does not match its hash`, 'payload_store.corrupt');
