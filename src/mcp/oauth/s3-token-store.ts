@@ -27,10 +27,9 @@ import { REFRESH_LEASE_MS, REFRESH_LEASE_WAIT_MS, type EntryChange, type OAuthSt
 import { s3OAuthStoreUrl, type S3OAuthStoreSetting } from './oauth-store-setting';
 import { openEntry, sealEntry } from './sealed-entry';
 import { OAUTH_STORE_ENV } from './token-store-path';
-import { describeS3Error, isS3NotFound, s3Status } from '../../temporal/payload-store/s3-errors';
+import { createS3Client, describeS3Error, isS3NotFound, s3Status } from '../../temporal/payload-store/s3-client';
 
-/** How long connecting to S3, and one request, may take: a token object is a few hundred bytes. */
-const S3_CONNECT_TIMEOUT_MS = 5_000;
+/** How long one request to S3 may take: a token object is a few hundred bytes. */
 const S3_REQUEST_TIMEOUT_MS = 10_000;
 /** How long `update` keeps losing compare-and-swap races before it gives up (retryably). */
 const UPDATE_WAIT_MS = 15_000;
@@ -249,16 +248,7 @@ export class S3OAuthStore implements OAuthStore {
   private s3(): { sdk: typeof import('@aws-sdk/client-s3'); client: S3Client } {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when the store is S3 (a large SDK the file store never needs)
     const sdk = require('@aws-sdk/client-s3') as typeof import('@aws-sdk/client-s3');
-    if (this.client === undefined) {
-      // As the payload store's driver does: no Node 20 notice on every process's stderr.
-      process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-      const { region, endpoint } = this.setting;
-      this.client = new sdk.S3Client({
-        ...(region !== undefined ? { region } : endpoint !== undefined ? { region: 'us-east-1' } : {}),
-        ...(endpoint !== undefined ? { endpoint, forcePathStyle: true } : {}),
-        requestHandler: { connectionTimeout: S3_CONNECT_TIMEOUT_MS, requestTimeout: S3_REQUEST_TIMEOUT_MS, throwOnRequestTimeout: true },
-      });
-    }
+    this.client ??= createS3Client(this.setting, S3_REQUEST_TIMEOUT_MS);
     return { sdk, client: this.client };
   }
 }

@@ -23,7 +23,7 @@ import { temporal } from '@temporalio/proto';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { PayloadStoreError } from '../../errors/payload-store-error';
 import { s3StoreUrl, type S3PayloadStoreSetting } from './payload-store-setting';
-import { describeS3Error, isS3NotFound, s3Status } from './s3-errors';
+import { createS3Client, describeS3Error, isS3NotFound, s3Status } from './s3-client';
 
 /** The driver's name in the references it writes (stable: histories keep them). */
 export const S3_DRIVER_NAME = 'mcp-host-s3';
@@ -31,8 +31,6 @@ export const S3_DRIVER_NAME = 'mcp-host-s3';
 /** An object stored again after this long is rewritten, so that its age restarts (see the file comment). */
 export const S3_REFRESH_AFTER_MS = 24 * 60 * 60 * 1000;
 
-/** How long connecting to S3 may take. */
-const S3_CONNECT_TIMEOUT_MS = 5_000;
 /** How long one request may take (a few megabytes each way). */
 const S3_REQUEST_TIMEOUT_MS = 60_000;
 
@@ -55,22 +53,7 @@ export class S3Driver implements StorageDriver {
    * and finds credentials (and, without `AWS_REGION`, the region) in its default chain.
    */
   private s3(): S3Client {
-    if (this.client === undefined) {
-      // The SDK warns on Node 20 (the image's, and supported here: package.json `engines`) in
-      // seven lines on every process's stderr; the lockfile holds a release that runs on it.
-      // Setting the variable to `false` shows the warning again.
-      process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when the store is S3 (a large SDK the local store never needs)
-      const { S3Client: Client } = require('@aws-sdk/client-s3') as typeof import('@aws-sdk/client-s3');
-      const { region, endpoint } = this.setting;
-      this.client = new Client({
-        ...(region !== undefined ? { region } : endpoint !== undefined ? { region: 'us-east-1' } : {}),
-        ...(endpoint !== undefined ? { endpoint, forcePathStyle: true } : {}),
-        // The SDK waits forever by default: a store that hangs would hold a workflow task past its
-        // timeout. Bounded, a failed request is retried by the SDK (3 attempts), then by Temporal.
-        requestHandler: { connectionTimeout: S3_CONNECT_TIMEOUT_MS, requestTimeout: S3_REQUEST_TIMEOUT_MS, throwOnRequestTimeout: true },
-      });
-    }
+    this.client ??= createS3Client(this.setting, S3_REQUEST_TIMEOUT_MS);
     return this.client;
   }
 
